@@ -1,0 +1,41 @@
+"""Errors raised by the accounts services.
+
+Each error carries a stable ``code`` (for the API and tests) and a message that is
+one clear sentence a user can act on (for pages and API responses alike).
+"""
+
+from __future__ import annotations
+
+
+class AccountsError(Exception):
+    """Base of every refusal by an accounts service."""
+
+    code = "accounts_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidName(AccountsError):
+    code = "invalid_name"
+
+
+class NameTaken(AccountsError):
+    code = "name_taken"
+
+
+class NotAllowed(AccountsError):
+    code = "not_allowed"
+
+
+class PlayerSeated(AccountsError):
+    code = "player_seated"
+
+
+class PlayerDeleted(AccountsError):
+    code = "player_deleted"
+
+
+class InvalidAmount(AccountsError):
+    code = "invalid_amount"

@@ -1,0 +1,75 @@
+"""Forms of the account pages and the admin's balance adjustment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from .models import User
+from .selectors import player_name_taken
+from .validators import PLAYER_NAME_MAX, PLAYER_NAME_RULES, player_name_problem
+
+
+class RegistrationForm(UserCreationForm):  # type: ignore[type-arg]
+    """Sign-up: the username also names the user's first human player."""
+
+    class Meta:
+        model = User
+        fields = ("username", "email")
+        help_texts = {"username": f"Also the name of your first player: {PLAYER_NAME_RULES}."}
+
+    def clean_username(self) -> str:
+        username: str | None = super().clean_username()
+        if username is None:  # Django already reported a case-insensitive duplicate
+            return ""
+        problem = player_name_problem(username)
+        if problem:
+            raise forms.ValidationError(problem, code="invalid_name")
+        if player_name_taken(username):
+            raise forms.ValidationError(
+                f"The name “{username}” is already used by a player; please choose another.",
+                code="name_taken",
+            )
+        return username
+
+
+class PlayerNameForm(forms.Form):
+    name = forms.CharField(max_length=PLAYER_NAME_MAX, help_text=PLAYER_NAME_RULES)
+
+
+class BotForm(forms.Form):
+    name = forms.CharField(max_length=PLAYER_NAME_MAX, help_text=PLAYER_NAME_RULES)
+    description = forms.CharField(
+        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+
+class DeleteAccountForm(forms.Form):
+    """Deleting an account asks for the password, so a left-open session can't do it."""
+
+    password = forms.CharField(widget=forms.PasswordInput, strip=False)
+
+    def __init__(self, user: User, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(
+                "That password is not correct; your account was not deleted.", code="bad_password"
+            )
+        return password
+
+
+class AdjustBalanceForm(forms.Form):
+    amount = forms.IntegerField(help_text="Chips to add (positive) or remove (negative); not 0.")
+    note = forms.CharField(max_length=200, help_text="Why: kept in the ledger.")
+
+    def clean_amount(self) -> int:
+        amount: int = self.cleaned_data["amount"]
+        if amount == 0:
+            raise forms.ValidationError("An adjustment of 0 chips changes nothing.", code="zero")
+        return amount

@@ -1,0 +1,242 @@
+"""Workflows that change accounts, players and play money.
+
+Every change of a balance goes through :func:`post_ledger_entry`. Services raise
+:class:`accounts.errors.AccountsError` subclasses (stable ``code`` + one clear
+sentence) and leave the database unchanged when they refuse. Ownership (which
+user may touch which player) is checked by the caller, which looks the player up
+among the user's own players; role rights are checked here as well, so that no
+caller can forget them.
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from .errors import InvalidAmount, InvalidName, NameTaken, NotAllowed, PlayerDeleted, PlayerSeated
+from .models import LedgerEntry, LedgerKind, Player, PlayerKind, Role, User
+from .selectors import player_is_seated, player_name_taken
+from .tokens import generate_token, hash_token
+from .validators import player_name_problem
+
+# ---------------------------------------------------------------------------
+# Users and players
+
+
+def _check_new_name(name: str, *, current: Player | None = None) -> None:
+    problem = player_name_problem(name)
+    if problem:
+        raise InvalidName(problem)
+    if current is not None and current.name.lower() == name.lower():
+        return  # a change of case only
+    if player_name_taken(name):
+        raise NameTaken(f"The name “{name}” is already taken by another player.")
+
+
+def _save_new_player(player: Player) -> Player:
+    """Insert, turning a lost race on the unique name into :class:`NameTaken`."""
+    try:
+        with transaction.atomic():
+            player.save()
+    except IntegrityError as exc:
+        raise NameTaken(f"The name “{player.name}” is already taken by another player.") from exc
+    return player
+
+
+def register_user(*, username: str, password: str, email: str = "") -> User:
+    """Create a player-role user and their first human player, named after them.
+
+    The password must already be validated (the registration form does it).
+    """
+    _check_new_name(username)
+    with transaction.atomic():
+        user = User.objects.create_user(username, email, password, role=Role.PLAYER)
+        _save_new_player(Player(owner=user, name=username, kind=PlayerKind.HUMAN))
+    return user
+
+
+def create_human_player(*, owner: User, name: str) -> Player:
+    """Another human player for the same user (several seats from one browser, V33)."""
+    if not owner.can_play:
+        raise NotAllowed("Your account may not have players.")
+    _check_new_name(name)
+    return _save_new_player(Player(owner=owner, name=name, kind=PlayerKind.HUMAN))
+
+
+def create_bot(*, owner: User, name: str, description: str = "") -> tuple[Player, str]:
+    """Create a bot owned by a tester (or superuser); return it and its raw token.
+
+    The raw token is returned once and never stored; show it to the owner now.
+    """
+    if not owner.can_manage_bots:
+        raise NotAllowed("Only testers and superusers may create bots.")
+    _check_new_name(name)
+    raw = generate_token()
+    bot = Player(
+        owner=owner,
+        name=name,
+        kind=PlayerKind.BOT,
+        description=description,
+        token_hash=hash_token(raw),
+        token_created_at=timezone.now(),
+    )
+    return _save_new_player(bot), raw
+
+
+def regenerate_bot_token(bot: Player) -> str:
+    """Replace the bot's token; the old one stops working at once. Returns the new raw token."""
+    if not bot.is_bot:
+        raise NotAllowed("Only bots have API tokens.")
+    if bot.is_deleted or bot.owner is None:
+        raise PlayerDeleted(f"The bot “{bot.name}” has been deleted.")
+    if not bot.owner.can_manage_bots:
+        raise NotAllowed("Only testers and superusers may manage bots.")
+    raw = generate_token()
+    bot.token_hash = hash_token(raw)
+    bot.token_created_at = timezone.now()
+    bot.save(update_fields=["token_hash", "token_created_at"])
+    return raw
+
+
+def rename_player(player: Player, *, name: str) -> Player:
+    if player.is_deleted:
+        raise PlayerDeleted(f"The player “{player.name}” has been deleted.")
+    _check_new_name(name, current=player)
+    player.name = name
+    try:
+        with transaction.atomic():
+            player.save(update_fields=["name"])
+    except IntegrityError as exc:
+        raise NameTaken(f"The name “{name}” is already taken by another player.") from exc
+    return player
+
+
+def _soft_delete(player: Player) -> None:
+    if player_is_seated(player):
+        raise PlayerSeated(
+            f"“{player.name}” is sitting at a table; leave the table first, then delete it."
+        )
+    player.owner = None
+    player.token_hash = None
+    player.deleted_at = timezone.now()
+    player.save(update_fields=["owner", "token_hash", "deleted_at"])
+
+
+def delete_player(player: Player) -> None:
+    """Soft-delete a player: keep it (and its name) for histories and the ledger.
+
+    Refused while the player sits at a table, so a seat never points at a deleted
+    player. A bot's token stops working.
+    """
+    if player.is_deleted:
+        return
+    if player.is_bot and player.owner is not None and not player.owner.can_manage_bots:
+        raise NotAllowed("Only testers and superusers may delete bots.")
+    with transaction.atomic():
+        _soft_delete(Player.objects.select_for_update().get(pk=player.pk))
+    player.refresh_from_db()
+
+
+def delete_user(user: User) -> None:
+    """Delete a user account; its players are soft-deleted, their histories kept.
+
+    Refused (nothing changed) while any of the user's players sits at a table.
+    """
+    with transaction.atomic():
+        for player in Player.objects.live().select_for_update().filter(owner=user):
+            _soft_delete(player)
+        user.delete()
+
+
+# ---------------------------------------------------------------------------
+# Play money
+
+
+def post_ledger_entry(
+    *,
+    player: Player,
+    amount: int,
+    kind: LedgerKind | str,
+    table_id: int | None = None,
+    hand_id: int | None = None,
+    note: str = "",
+    created_by: User | None = None,
+) -> LedgerEntry:
+    """Append one ledger entry and move the player's cached balance by ``amount``.
+
+    The only writer of ``Player.balance``. The player row is locked for the
+    duration of the (possibly outer) transaction, and the balance is updated with
+    an F() expression, so concurrent postings for one player never lose an update.
+    Safe inside an outer transaction: ``atomic`` then becomes a savepoint.
+    ``player.balance`` is refreshed on the given instance.
+    """
+    kind = LedgerKind(kind)
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise InvalidAmount("The amount must be a whole number of chips.")
+    sign_ok = {
+        LedgerKind.BUY_IN: amount < 0,
+        LedgerKind.CASH_OUT: amount >= 0,
+        LedgerKind.ADJUSTMENT: amount != 0,
+    }[kind]
+    if not sign_ok:
+        raise InvalidAmount(f"{amount} chips is not a valid amount for a {kind.label.lower()}.")
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().only("pk", "deleted_at").get(pk=player.pk)
+        if locked.is_deleted:
+            raise PlayerDeleted(f"The player “{player.name}” has been deleted.")
+        entry = LedgerEntry.objects.create(
+            player_id=player.pk,
+            amount=amount,
+            kind=kind,
+            table_id=table_id,
+            hand_id=hand_id,
+            note=note,
+            created_by=created_by,
+        )
+        Player.objects.filter(pk=player.pk).update(balance=F("balance") + amount)
+    player.refresh_from_db(fields=["balance"])
+    return entry
+
+
+def buy_in(
+    *, player: Player, chips: int, table_id: int | None = None, note: str = ""
+) -> LedgerEntry:
+    """Take ``chips`` (> 0) from the balance to a table; the balance may go negative (V16)."""
+    if isinstance(chips, bool) or not isinstance(chips, int) or chips <= 0:
+        raise InvalidAmount("A buy-in must be a positive whole number of chips.")
+    return post_ledger_entry(
+        player=player, amount=-chips, kind=LedgerKind.BUY_IN, table_id=table_id, note=note
+    )
+
+
+def cash_out(
+    *,
+    player: Player,
+    chips: int,
+    table_id: int | None = None,
+    hand_id: int | None = None,
+    note: str = "",
+) -> LedgerEntry:
+    """Credit the chips a player takes from a table (0 when leaving busted)."""
+    if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
+        raise InvalidAmount("A cash-out must be zero or a positive whole number of chips.")
+    return post_ledger_entry(
+        player=player,
+        amount=chips,
+        kind=LedgerKind.CASH_OUT,
+        table_id=table_id,
+        hand_id=hand_id,
+        note=note,
+    )
+
+
+def adjust(*, player: Player, amount: int, created_by: User, note: str = "") -> LedgerEntry:
+    """A superuser's correction of a balance. The caller checks ``can_manage_users``."""
+    return post_ledger_entry(
+        player=player,
+        amount=amount,
+        kind=LedgerKind.ADJUSTMENT,
+        note=note,
+        created_by=created_by,
+    )

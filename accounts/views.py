@@ -1,0 +1,168 @@
+"""Account pages: thin views that read with selectors and change through services."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login, logout
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from . import services
+from .errors import AccountsError
+from .forms import BotForm, DeleteAccountForm, PlayerNameForm, RegistrationForm
+from .models import Player, User
+from .permissions import right_required
+from .selectors import ledger_of, players_of
+
+LEDGER_PAGE_SIZE = 25
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+def register(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("account")
+    form = RegistrationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = services.register_user(
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+                email=form.cleaned_data.get("email", ""),
+            )
+        except AccountsError as exc:
+            form.add_error("username", exc.message)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome, {user.username}! Your player is ready.")
+            return redirect("account")
+    return render(request, "registration/register.html", {"form": form})
+
+
+def _own_player(request: HttpRequest, player_id: int) -> Player:
+    """One of the logged-in user's live players; anyone else's is a 404."""
+    assert isinstance(request.user, User)
+    return get_object_or_404(players_of(request.user), pk=player_id)
+
+
+def _account_page(
+    request: HttpRequest,
+    *,
+    player_form: PlayerNameForm | None = None,
+    bot_form: BotForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    assert isinstance(request.user, User)
+    page = Paginator(ledger_of(request.user), LEDGER_PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {
+        "players": players_of(request.user),
+        "ledger_page": page,
+        "player_form": player_form or PlayerNameForm(),
+        "bot_form": bot_form or BotForm(),
+    }
+    return render(request, "accounts/account.html", context, status=status)
+
+
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    return _account_page(request)
+
+
+@require_POST
+@right_required("can_play")
+def player_add(request: HttpRequest) -> HttpResponse:
+    form = PlayerNameForm(request.POST)
+    if form.is_valid():
+        try:
+            player = services.create_human_player(
+                owner=request.user, name=form.cleaned_data["name"]
+            )  # type: ignore[arg-type]
+        except AccountsError as exc:
+            form.add_error("name", exc.message)
+        else:
+            messages.success(request, f"Player “{player.name}” added.")
+            return redirect("account")
+    return _account_page(request, player_form=form, status=400)
+
+
+@right_required("can_play")
+def player_rename(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = _own_player(request, player_id)
+    form = PlayerNameForm(request.POST or None, initial={"name": player.name})
+    if request.method == "POST" and form.is_valid():
+        old_name = player.name
+        try:
+            services.rename_player(player, name=form.cleaned_data["name"])
+        except AccountsError as exc:
+            form.add_error("name", exc.message)
+        else:
+            messages.success(request, f"“{old_name}” is now called “{player.name}”.")
+            return redirect("account")
+    return render(request, "accounts/player_rename.html", {"player": player, "form": form})
+
+
+@right_required("can_play")
+def player_delete(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = _own_player(request, player_id)
+    if request.method == "POST":
+        try:
+            services.delete_player(player)
+        except AccountsError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, f"“{player.name}” was deleted.")
+        return redirect("account")
+    return render(request, "accounts/player_delete.html", {"player": player})
+
+
+@require_POST
+@right_required("can_manage_bots")
+def bot_add(request: HttpRequest) -> HttpResponse:
+    form = BotForm(request.POST)
+    if form.is_valid():
+        try:
+            bot, token = services.create_bot(
+                owner=request.user,  # type: ignore[arg-type]
+                name=form.cleaned_data["name"],
+                description=form.cleaned_data["description"],
+            )
+        except AccountsError as exc:
+            form.add_error("name", exc.message)
+        else:
+            # Rendered, not redirected: the raw token is never stored, only shown now.
+            return render(request, "accounts/bot_token.html", {"bot": bot, "token": token})
+    return _account_page(request, bot_form=form, status=400)
+
+
+@require_POST
+@right_required("can_manage_bots")
+def bot_token_regenerate(request: HttpRequest, player_id: int) -> HttpResponse:
+    bot = _own_player(request, player_id)
+    try:
+        token = services.regenerate_bot_token(bot)
+    except AccountsError as exc:
+        messages.error(request, exc.message)
+        return redirect("account")
+    return render(request, "accounts/bot_token.html", {"bot": bot, "token": token, "new": True})
+
+
+@login_required
+def account_delete(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    assert isinstance(user, User)
+    form = DeleteAccountForm(user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.delete_user(user)
+        except AccountsError as exc:
+            form.add_error(None, exc.message)
+        else:
+            logout(request)
+            messages.success(request, "Your account was deleted. Your hand histories remain.")
+            return redirect("home")
+    return render(request, "accounts/account_delete.html", {"form": form})

@@ -1,0 +1,30 @@
+"""URL map of the REST API (docs/api.md)."""
+
+from django.urls import path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from . import longpoll, views
+from .errors import not_found
+
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("me/", views.MeView.as_view(), name="api-me"),
+    path("tables/", views.TablesView.as_view(), name="api-tables"),
+    path("tables/<int:table_id>/", views.TableView.as_view(), name="api-table"),
+    path("tables/<int:table_id>/commands/", views.CommandsView.as_view(), name="api-commands"),
+    path("tables/<int:table_id>/wait/", longpoll.wait, name="api-wait"),
+    path("hands/", views.HandsView.as_view(), name="api-hands"),
+    path("hands/<int:hand_id>/", views.HandView.as_view(), name="api-hand"),
+    path("hands/<int:hand_id>/phh", views.HandPhhView.as_view(), name="api-hand-phh"),
+    path("players/<str:name>/stats/", views.PlayerStatsView.as_view(), name="api-player-stats"),
+    path("players/<str:name>/tables/", views.PlayerTablesView.as_view(),
+         name="api-player-tables"),
+    path("bots/", views.BotsView.as_view(), name="api-bots"),
+    path("bots/<int:bot_id>/", views.BotView.as_view(), name="api-bot"),
+    path("bots/<int:bot_id>/token/", views.BotTokenView.as_view(), name="api-bot-token"),
+    path("matches/", views.MatchesView.as_view(), name="api-matches"),
+    path("matches/<int:match_id>/", views.MatchView.as_view(), name="api-match"),
+    path("matches/<int:match_id>/phh", views.MatchPhhView.as_view(), name="api-match-phh"),
+    re_path(r"^.*$", not_found),
+]

@@ -1,0 +1,502 @@
+"""The REST API (docs/api.md): one thin view per operation.
+
+Table commands go through :func:`tables.services.execute` exactly as the
+websocket's do; reads go through :mod:`tables.selectors` and
+:mod:`research.selectors`. Errors are rendered by :mod:`api.errors`.
+The long-poll ``wait`` endpoint is async and lives in :mod:`api.longpoll`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F, QuerySet
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts import services as accounts_services
+from accounts.models import Player, PlayerKind
+from accounts.permissions import CanCreateTables, CanManageBots
+from research import selectors as research_selectors
+from research import services as research_services
+from research.models import MatchRun
+from tables import selectors, services
+from tables.errors import TableError
+from tables.models import Hand, Table, TableStatus
+
+from . import serializers as s
+from .errors import ApiError, ScopedThrottled, error_body
+from .models import IdempotentRequest
+from .throttles import ScopeThrottle
+
+ERRORS = {code: OpenApiResponse(s.ErrorSerializer, description=text) for code, text in (
+    (400, "Invalid request"), (401, "Not authenticated"), (403, "Not allowed"),
+    (404, "Not found"), (409, "Refused in the current state"), (429, "Throttled"))}
+
+
+def errors(*codes: int) -> dict[int, OpenApiResponse]:
+    return {code: ERRORS[code] for code in (401, 429, *codes)}
+
+
+def acting_bot(request: Request) -> Player | None:
+    """The bot a bearer token authenticates (None for a browser session)."""
+    return request.auth if isinstance(request.auth, Player) else None
+
+
+def int_param(request: Request, name: str, *, minimum: int = 0,
+              maximum: int = 2**62) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ApiError("invalid_request", f"“{name}” must be a whole number.",
+                       details={"fields": {name: ["A whole number is required."]}}) from None
+    if not minimum <= value <= maximum:
+        raise ApiError("invalid_request", f"“{name}” must be between {minimum} and {maximum}.",
+                       details={"fields": {name: ["Out of range."]}})
+    return value
+
+
+class ApiView(APIView):
+    """Base: per-scope throttling whose 429 says which scope was hit."""
+
+    throttle_classes = [ScopeThrottle]
+    throttle_scope = "default"
+
+    def check_throttles(self, request: Request) -> None:
+        for throttle in self.get_throttles():
+            if not throttle.allow_request(request, self):
+                raise ScopedThrottled(throttle.wait(), getattr(throttle, "scope", "default"))
+
+
+class Pages(PageNumberPagination):
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+# ----------------------------------------------------------------- me
+
+
+class MeView(ApiView):
+    @extend_schema(summary="Who am I", responses={200: s.MeSerializer, **errors()},
+                   tags=["account"])
+    def get(self, request: Request) -> Response:
+        user, bot = request.user, acting_bot(request)
+        players = Player.objects.live().filter(owner=user).order_by("-kind", "name")
+        return Response({
+            "username": user.username,
+            "role": user.get_role_display(),
+            "rights": {right: bool(getattr(user, right)) for right in (
+                "can_play", "can_create_tables", "can_manage_bots", "can_see_all_cards",
+                "can_manage_users")},
+            "bot": {"id": bot.pk, "name": bot.name} if bot is not None else None,
+            "players": [{"id": p.pk, "name": p.name, "kind": p.kind, "balance": p.balance}
+                        for p in players],
+        })
+
+
+# -------------------------------------------------------------- tables
+
+TABLE_ORDERING = {
+    "id": "id", "name": "name", "game": "game", "game_name": "game_name",
+    "structure": "structure", "small_blind": "small_blind", "big_blind": "big_blind",
+    "ante": "ante", "seats": "seat_count", "players": "n_players", "free_seats": "n_free",
+    "min_buy_in": "min_buy_in", "max_buy_in": "max_buy_in", "turn_seconds": "turn_seconds",
+    "status": "status", "created_at": "created_at",
+}
+TABLE_FILTERS = [
+    OpenApiParameter("game", str, description="Game key, e.g. `holdem`."),
+    OpenApiParameter("structure", str, enum=["NL", "PL", "FL"]),
+    OpenApiParameter("stakes", str, description="Blinds as `small/big`, e.g. `1/2`."),
+    OpenApiParameter("small_blind", int), OpenApiParameter("big_blind", int),
+    OpenApiParameter("ante", int),
+    OpenApiParameter("seats", int, description="Number of seats (2–10)."),
+    OpenApiParameter("min_free_seats", int, description="At least this many free seats."),
+    OpenApiParameter("status", str, enum=["waiting", "running", "closed"],
+                     description="Default: every table that is not closed."),
+    OpenApiParameter("player", str, description="Tables where this player sits (V6)."),
+    OpenApiParameter("name", str, description="Part of the table name."),
+    OpenApiParameter("ordering", str, description="Comma-separated columns, `-` for "
+                     "descending: " + ", ".join(TABLE_ORDERING)),
+    OpenApiParameter("page", int), OpenApiParameter("page_size", int),
+]
+
+
+def table_rows(tables: QuerySet[Table]) -> QuerySet[Table]:
+    return (tables.annotate(n_players=Count("seats", distinct=True))
+            .annotate(n_free=F("seat_count") - F("n_players"))
+            .prefetch_related("seats__player"))
+
+
+def table_json(table: Table) -> dict[str, Any]:
+    info = selectors.table_info(table)
+    info["players"] = table.n_players
+    info["free_seats"] = table.n_free
+    info["created_at"] = table.created_at.isoformat()
+    info["player_names"] = [seat.player.name for seat in table.seats.all()]
+    return info
+
+
+def filter_tables(request: Request) -> QuerySet[Table]:
+    params = request.query_params
+    wanted_status = params.get("status")
+    if wanted_status:
+        if wanted_status not in TableStatus.values:
+            raise ApiError("invalid_request", "status is waiting, running or closed.")
+        tables = Table.objects.filter(status=wanted_status)
+    else:
+        tables = selectors.open_tables()
+    tables = table_rows(tables)
+    if params.get("game"):
+        tables = tables.filter(game=params["game"])
+    if params.get("structure"):
+        tables = tables.filter(structure__iexact=params["structure"])
+    if params.get("name"):
+        tables = tables.filter(name__icontains=params["name"])
+    if params.get("player"):
+        tables = tables.filter(seats__player__name__iexact=params["player"])
+    if params.get("stakes"):
+        small, slash, big = params["stakes"].partition("/")
+        if not slash or not small.strip().isdigit() or not big.strip().isdigit():
+            raise ApiError("invalid_request", "stakes is written small/big, e.g. 1/2.")
+        tables = tables.filter(small_blind=int(small), big_blind=int(big))
+    for name, field in (("small_blind", "small_blind"), ("big_blind", "big_blind"),
+                        ("ante", "ante"), ("seats", "seat_count")):
+        value = int_param(request, name)
+        if value is not None:
+            tables = tables.filter(**{field: value})
+    free = int_param(request, "min_free_seats")
+    if free is not None:
+        tables = tables.filter(n_free__gte=free)
+    order = []
+    for column in (params.get("ordering") or "name").split(","):
+        column = column.strip()
+        descending = column.startswith("-")
+        field = TABLE_ORDERING.get(column.lstrip("-"))
+        if field is None:
+            raise ApiError("invalid_request", f"Cannot sort by “{column}”; use one of: "
+                           + ", ".join(TABLE_ORDERING) + ".")
+        order.append(f"-{field}" if descending else field)
+    return tables.order_by(*order, "id")
+
+
+class TablesView(ApiView):
+    def get_permissions(self) -> list[Any]:
+        if self.request.method == "POST":
+            return [CanCreateTables()]
+        return super().get_permissions()
+
+    def get_throttles(self) -> list[Any]:
+        self.throttle_scope = "create" if self.request.method == "POST" else "default"
+        return super().get_throttles()
+
+    @extend_schema(summary="List, search and sort tables (V5, V6, V26)",
+                   parameters=TABLE_FILTERS, responses={200: s.TableSerializer(many=True),
+                                                        **errors(400, 404)}, tags=["tables"])
+    def get(self, request: Request) -> Response:
+        pages = Pages()
+        page = pages.paginate_queryset(filter_tables(request), request, view=self)
+        return pages.get_paginated_response([table_json(t) for t in page or []])
+
+    @extend_schema(summary="Create a table (V7)", request=s.TableCreateSerializer,
+                   responses={201: s.TableSerializer, **errors(400, 403, 409)}, tags=["tables"])
+    def post(self, request: Request) -> Response:
+        data = s.TableCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        name, game = values.pop("name"), values.pop("game")
+        turn = values.pop("turn_seconds", None)
+        table = services.create_table(creator=request.user, name=name, game=game,
+                                      settings=values, turn_seconds=turn)
+        return Response(table_json(table_rows(Table.objects.filter(pk=table.pk)).get()),
+                        status=status.HTTP_201_CREATED)
+
+
+class TableView(ApiView):
+    @extend_schema(summary="A table as you may see it (the websocket snapshot)",
+                   responses={200: OpenApiTypes.OBJECT, **errors(404)}, tags=["tables"])
+    def get(self, request: Request, table_id: int) -> Response:
+        return Response(selectors.snapshot(table_id, request.user, acting_bot(request)))
+
+
+def _fingerprint(table_id: int, command: Any) -> str:
+    text = json.dumps([table_id, command], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class CommandsView(ApiView):
+    throttle_scope = "commands"
+
+    @extend_schema(
+        summary="Send a table command: sit, leave, sit_out, sit_in, wait_for_bb, add_chips, act",
+        description="The same commands as the websocket. `act` must echo `hand` and `version` "
+        "of your `your_turn`; a late or repeated action is refused (`stale_version`, "
+        "`wrong_hand`, `not_your_turn`). With an `Idempotency-Key` header a repeated "
+        "request returns the first answer and is never applied twice.",
+        request=s.CommandSerializer,
+        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
+                                     description="Up to 100 characters, unique per command.")],
+        responses={200: s.CommandResultSerializer, **errors(400, 403, 404, 409)},
+        tags=["tables"])
+    def post(self, request: Request, table_id: int) -> Response:
+        check = s.CommandSerializer(data=request.data)
+        check.is_valid(raise_exception=True)
+        command = dict(request.data)
+        user, bot = request.user, acting_bot(request)
+        key = request.headers.get("Idempotency-Key")
+        if key is None:
+            return self.execute(table_id, user, bot, command)
+        if not 1 <= len(key) <= 100:
+            raise ApiError("invalid_request", "An Idempotency-Key is 1 to 100 characters.")
+        fingerprint = _fingerprint(table_id, command)
+        bot_id = bot.pk if bot is not None else 0
+        stored = IdempotentRequest.objects.filter(user=user, bot_id=bot_id, key=key).first()
+        if stored is None:
+            response = self.execute(table_id, user, bot, command)
+            try:
+                with transaction.atomic():
+                    IdempotentRequest.objects.create(
+                        user=user, bot_id=bot_id, key=key, fingerprint=fingerprint,
+                        status_code=response.status_code, response=response.data)
+            except IntegrityError:  # a concurrent twin won: answer as it did
+                stored = IdempotentRequest.objects.get(user=user, bot_id=bot_id, key=key)
+            else:
+                if random.random() < 0.01:
+                    IdempotentRequest.purge_expired()
+                return response
+        if stored.fingerprint != fingerprint:
+            raise ApiError("idempotency_key_reused",
+                           "This Idempotency-Key was already used for a different request.",
+                           status_code=422)
+        return Response(stored.response, status=stored.status_code,
+                        headers={"Idempotent-Replayed": "true"})
+
+    @staticmethod
+    def execute(table_id: int, user: Any, bot: Player | None, command: dict[str, Any]) -> Response:
+        from .errors import TABLE_STATUS
+
+        try:
+            result = services.execute(table_id=table_id, user=user, command=command, bot=bot)
+        except TableError as error:
+            return Response(error_body(error.code, error.message),
+                            status=TABLE_STATUS.get(error.code, status.HTTP_409_CONFLICT))
+        return Response({"table": result.table_id, "version": result.version})
+
+
+# --------------------------------------------------------------- hands
+
+
+class HandsView(ApiView):
+    @extend_schema(summary="Finished hands, newest first",
+                   parameters=[OpenApiParameter("table", int), OpenApiParameter("player", str),
+                               OpenApiParameter("page", int), OpenApiParameter("page_size", int)],
+                   responses={200: s.HandSummarySerializer(many=True), **errors(400, 404)},
+                   tags=["hands"])
+    def get(self, request: Request) -> Response:
+        hands = Hand.objects.filter(ended_at__isnull=False).select_related("table")
+        table = int_param(request, "table")
+        if table is not None:
+            hands = hands.filter(table_id=table)
+        if request.query_params.get("player"):
+            hands = hands.filter(players__name__iexact=request.query_params["player"])
+        pages = Pages()
+        page = pages.paginate_queryset(hands.prefetch_related("players").order_by("-id"),
+                                       request, view=self)
+        return pages.get_paginated_response([{
+            "id": h.pk, "table": h.table_id, "table_name": h.table.name, "number": h.number,
+            "started_at": h.started_at.isoformat(), "ended_at": h.ended_at.isoformat(),
+            "players": [{"seat": p.seat, "name": p.name, "net": p.net} for p in h.players.all()],
+        } for h in page or []])
+
+
+class HandView(ApiView):
+    @extend_schema(summary="A hand history (JSON) as you may see it",
+                   responses={200: OpenApiTypes.OBJECT, **errors(404)}, tags=["hands"])
+    def get(self, request: Request, hand_id: int) -> Response:
+        return Response(selectors.hand_history(hand_id, request.user))
+
+
+class HandPhhView(ApiView):
+    @extend_schema(summary="A hand history in PHH (hidden cards as ????)",
+                   responses={(200, "text/plain"): OpenApiTypes.STR, **errors(404)},
+                   tags=["hands"])
+    def get(self, request: Request, hand_id: int) -> HttpResponse:
+        history = selectors.hand_history(hand_id, request.user)
+        return HttpResponse(history["phh"], content_type="text/plain; charset=utf-8")
+
+
+# ------------------------------------------------------------- players
+
+
+class PlayerStatsView(ApiView):
+    @extend_schema(summary="A player's statistics (hands, bb/100, VPIP, PFR, AF, WTSD, W$SD)",
+                   responses={200: s.PlayerStatsSerializer, **errors(404)}, tags=["players"])
+    def get(self, request: Request, name: str) -> Response:
+        research_services.update_stats()
+        data = research_selectors.player_stats(name)
+        if data is None:
+            raise ApiError("player_not_found", f"There is no player called “{name}”.", 404)
+        return Response(data)
+
+
+class PlayerTablesView(ApiView):
+    @extend_schema(summary="The tables where a player sits (V6)",
+                   responses={200: s.TableSerializer(many=True), **errors(404)},
+                   tags=["players"])
+    def get(self, request: Request, name: str) -> Response:
+        if not Player.objects.filter(name__iexact=name).exists():
+            raise ApiError("player_not_found", f"There is no player called “{name}”.", 404)
+        tables = table_rows(Table.objects.filter(seats__player__name__iexact=name)
+                            .exclude(status=TableStatus.CLOSED)).order_by("name")
+        return Response([table_json(t) for t in tables])
+
+
+# ---------------------------------------------------------------- bots
+
+
+def bot_json(bot: Player) -> dict[str, Any]:
+    return {"id": bot.pk, "name": bot.name, "description": bot.description,
+            "balance": bot.balance, "created_at": bot.created_at.isoformat(),
+            "token_created_at": bot.token_created_at.isoformat()
+            if bot.token_created_at else None}
+
+
+def own_bot(request: Request, bot_id: int) -> Player:
+    bot = Player.objects.live().filter(pk=bot_id, owner=request.user,
+                                       kind=PlayerKind.BOT).first()
+    if bot is None:
+        raise ApiError("bot_not_found", f"You have no bot {bot_id}.", 404)
+    return bot
+
+
+class BotsView(ApiView):
+    permission_classes = [CanManageBots]
+
+    def get_throttles(self) -> list[Any]:
+        self.throttle_scope = "create" if self.request.method == "POST" else "default"
+        return super().get_throttles()
+
+    @extend_schema(summary="Your bots (tester+)",
+                   responses={200: s.BotSerializer(many=True), **errors(403)}, tags=["bots"])
+    def get(self, request: Request) -> Response:
+        bots = Player.objects.live().filter(owner=request.user, kind=PlayerKind.BOT)
+        return Response([bot_json(b) for b in bots.order_by("name")])
+
+    @extend_schema(summary="Create a bot; its token is shown once (tester+)",
+                   request=s.BotCreateSerializer,
+                   responses={201: s.BotTokenSerializer, **errors(400, 403, 409)}, tags=["bots"])
+    def post(self, request: Request) -> Response:
+        data = s.BotCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        bot, token = accounts_services.create_bot(owner=request.user,
+                                                  name=data.validated_data["name"],
+                                                  description=data.validated_data["description"])
+        return Response({**bot_json(bot), "token": token}, status=status.HTTP_201_CREATED)
+
+
+class BotView(ApiView):
+    permission_classes = [CanManageBots]
+
+    @extend_schema(summary="One of your bots", responses={200: s.BotSerializer, **errors(403, 404)},
+                   tags=["bots"])
+    def get(self, request: Request, bot_id: int) -> Response:
+        return Response(bot_json(own_bot(request, bot_id)))
+
+    @extend_schema(summary="Delete one of your bots (refused while it sits at a table)",
+                   responses={204: None, **errors(403, 404, 409)}, tags=["bots"])
+    def delete(self, request: Request, bot_id: int) -> Response:
+        accounts_services.delete_player(own_bot(request, bot_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class BotTokenView(ApiView):
+    permission_classes = [CanManageBots]
+    throttle_scope = "create"
+
+    @extend_schema(summary="Regenerate a bot's token (the old one stops working)", request=None,
+                   responses={200: s.BotTokenSerializer, **errors(403, 404)}, tags=["bots"])
+    def post(self, request: Request, bot_id: int) -> Response:
+        bot = own_bot(request, bot_id)
+        token = accounts_services.regenerate_bot_token(bot)
+        return Response({**bot_json(bot), "token": token})
+
+
+# ------------------------------------------------------------- matches
+
+
+class MatchesView(ApiView):
+    def get_permissions(self) -> list[Any]:
+        if self.request.method == "POST":
+            return [CanManageBots()]
+        return super().get_permissions()
+
+    def get_throttles(self) -> list[Any]:
+        self.throttle_scope = "create" if self.request.method == "POST" else "default"
+        return super().get_throttles()
+
+    @extend_schema(summary="Batch matches, newest first",
+                   parameters=[OpenApiParameter("page", int), OpenApiParameter("page_size", int)],
+                   responses={200: s.MatchSerializer(many=True), **errors(404)},
+                   tags=["matches"])
+    def get(self, request: Request) -> Response:
+        pages = Pages()
+        page = pages.paginate_queryset(research_selectors.matches(), request, view=self)
+        return pages.get_paginated_response(
+            [research_selectors.match_json(m) for m in page or []])
+
+    @extend_schema(summary="Start a batch match between house bots and remote bots (tester+)",
+                   description="Played on the engine in the background; poll the match. "
+                               "Remote bots join over /ws/matches/<id>/ (docs/protocol.md).",
+                   request=s.MatchCreateSerializer,
+                   responses={202: s.MatchSerializer, **errors(400, 403)}, tags=["matches"])
+    def post(self, request: Request) -> Response:
+        data = s.MatchCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            match = research_services.create_match(settings_data=dict(data.validated_data),
+                                                   user=request.user)
+        except ValueError as error:
+            raise ApiError("bad_match", str(error)) from None
+        return Response(research_selectors.match_json(match), status=status.HTTP_202_ACCEPTED)
+
+
+def get_match(match_id: int) -> MatchRun:
+    match = research_selectors.matches().filter(pk=match_id).first()
+    if match is None:
+        raise ApiError("match_not_found", f"There is no match {match_id}.", 404)
+    return match
+
+
+class MatchView(ApiView):
+    @extend_schema(summary="A match: status, mbb/hand ± 95 % CI per bot, crosstable, series",
+                   responses={200: s.MatchSerializer, **errors(404)}, tags=["matches"])
+    def get(self, request: Request, match_id: int) -> Response:
+        return Response(research_selectors.match_json(get_match(match_id)))
+
+
+class MatchPhhView(ApiView):
+    @extend_schema(summary="A match's hands as a .phhs file",
+                   responses={(200, "text/plain"): OpenApiTypes.STR, **errors(404)},
+                   tags=["matches"])
+    def get(self, request: Request, match_id: int) -> HttpResponse:
+        match = get_match(match_id)
+        if not match.phh:
+            raise ApiError("phh_not_stored", "This match's hands were not stored.", 404)
+        response = HttpResponse(match.phh, content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.phhs"'
+        return response
+
+

@@ -1,0 +1,309 @@
+"""Load generator: many bot clients over the table websocket protocol, measured.
+
+    bin/scaleout                                   # PostgreSQL + Redis + N Daphne + worker
+    .venv/bin/python bench/load.py --tables 1000 --duration 600
+    bin/scaleout stop
+
+It provisions tables and bots with tokens (``manage.py loadtest_setup``, against
+the DATABASE_URL that bin/scaleout wrote to var/scaleout/env), connects one
+websocket per seated bot (spread over the Daphne ports), a spectator at every
+``--spectate-every``-th table and ``--watchers`` idle connections, plays at
+``--pace`` actions per second per table for ``--duration`` seconds, and reports
+tables, clients, actions/s, hands/s, latencies, timer lateness, errors,
+disconnects, leaks, chip conservation (``manage.py loadtest_check``) and CPU and
+memory per server process. It only ever connects to 127.0.0.1.
+
+Exit status: 0 when the run was clean (no errors, leaks, chip violations, stuck
+tables or disconnects), 1 otherwise — timings never fail it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import secrets
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from load_clients import Stats, run_slice
+from load_procs import Sampler, server_pids
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = ROOT / ".venv" / "bin" / "python"
+if not PYTHON.exists():
+    PYTHON = Path(sys.executable)
+# A 127.0.0.1 server is all this tool ever connects to.
+HOST = "127.0.0.1"
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tables", type=int, default=50)
+    p.add_argument("--seats", type=int, choices=(2, 6), default=2,
+                   help="players per table: 2 (heads-up) or 6 (6-max)")
+    p.add_argument("--duration", type=float, default=60, help="measured seconds (after ramp-up)")
+    p.add_argument("--pace", type=float, default=1.0, help="actions per second per table")
+    p.add_argument("--spectate-every", type=int, default=10,
+                   help="a checking spectator at every K-th table")
+    p.add_argument("--watchers", type=int, default=0, help="extra idle connections")
+    p.add_argument("--timeout-fraction", type=float, default=0.01,
+                   help="share of turns left to time out (timer lateness)")
+    p.add_argument("--turn-seconds", type=int, default=5)
+    p.add_argument("--procs", type=int, default=1, help="generator processes")
+    p.add_argument("--connect-concurrency", type=int, default=50,
+                   help="handshakes in flight per generator process")
+    p.add_argument("--max-connections", type=int, default=6000)
+    p.add_argument("--max-duration", type=float, default=3600)
+    p.add_argument("--host", default=HOST, help="must be 127.0.0.1")
+    p.add_argument("--ports", default="", help="Daphne ports, e.g. 8001,8002 "
+                   "(default: from var/scaleout/env)")
+    p.add_argument("--scaleout-dir", default=os.environ.get("SCALEOUT_DIR",
+                                                            str(ROOT / "var" / "scaleout")))
+    p.add_argument("--database-url", default="", help="default: from var/scaleout/env")
+    p.add_argument("--prefix", default="", help="names of this run's tables and bots")
+    p.add_argument("--cleanup", action="store_true", help="close the run's tables afterwards")
+    p.add_argument("--json", default="", help="also write the report as JSON here ('-': stdout)")
+    args = p.parse_args(argv)
+    if args.host != HOST:
+        p.error("the load generator only targets 127.0.0.1")
+    if not 1 <= args.tables <= 20000 or not 0 < args.duration <= args.max_duration:
+        p.error("--tables is 1..20000 and --duration 0..--max-duration seconds")
+    every = args.spectate_every
+    spectators = (args.tables + every - 1) // every if every else 0
+    connections = args.tables * args.seats + args.watchers + spectators
+    if connections > args.max_connections:
+        p.error(f"{connections} connections > --max-connections {args.max_connections}")
+    args.connections = connections
+    return args
+
+
+def scaleout_env(args: argparse.Namespace) -> dict[str, str]:
+    env: dict[str, str] = {}
+    path = Path(args.scaleout_dir) / "env"
+    if path.exists():
+        for line in path.read_text().splitlines():
+            key, _, value = line.partition("=")
+            env[key] = value
+    if args.database_url:
+        env["DATABASE_URL"] = args.database_url
+    if args.ports:
+        env["PORTS"] = args.ports
+    if not env.get("PORTS") or not env.get("DATABASE_URL"):
+        sys.exit(f"no {path}: start the servers with bin/scaleout (or give --ports and "
+                 "--database-url)")
+    return env
+
+
+def manage(env: dict[str, str], *command: str) -> str:
+    run_env = {**os.environ, "DATABASE_URL": env["DATABASE_URL"], "DJANGO_DEBUG": "1",
+               "LOG_LEVEL": "WARNING"}
+    if env.get("REDIS_URL"):
+        run_env["REDIS_URL"] = env["REDIS_URL"]
+    result = subprocess.run([str(PYTHON), "manage.py", *command], cwd=ROOT, env=run_env,
+                            capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        sys.exit(f"manage.py {command[0]} failed:\n{result.stderr}")
+    return result.stdout
+
+
+def _child(tables: list[dict[str, Any]], ports: list[int], options: dict[str, Any],
+           window_times: Any, ready: Any, results: Any, seed: int) -> None:
+    stats = asyncio.run(run_slice(tables, ports, window_times=window_times, ready=ready,
+                                  seed=seed, **options))
+    results.put(stats)
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))], 1)
+
+
+def merge(parts: list[Stats]) -> Stats:
+    total = Stats()
+    for part in parts:
+        for name in ("connected_peak", "connected_at_end", "connect_failures", "disconnects",
+                     "actions", "hands", "gaps", "snapshots_checked", "messages",
+                     "tables_with_hands"):
+            setattr(total, name, getattr(total, name) + getattr(part, name))
+        total.ack_ms += part.ack_ms
+        total.update_ms += part.update_ms
+        total.timer_late_ms += part.timer_late_ms
+        total.errors += part.errors
+        for code, example in part.error_examples.items():
+            total.error_examples.setdefault(code, example)
+        total.leaks += part.leaks
+        total.disconnect_examples += part.disconnect_examples
+        total.chip_violations += part.chip_violations
+        total.stuck_tables |= part.stuck_tables
+    return total
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    env = scaleout_env(args)
+    ports = [int(p) for p in env["PORTS"].split(",")]
+    prefix = args.prefix or f"lt{secrets.token_hex(3)}"
+    setup_file = ROOT / "var" / "loadtest" / f"{prefix}.json"
+    started = time.time()
+    manage(env, "loadtest_setup", "--tables", str(args.tables), "--seats", str(args.seats),
+           "--prefix", prefix, "--spectate-every", str(args.spectate_every),
+           "--watchers", str(args.watchers), "--turn-seconds", str(args.turn_seconds),
+           "--out", str(setup_file))
+    setup = json.loads(setup_file.read_text())
+    provisioned = time.time() - started
+
+    ctx = multiprocessing.get_context("fork")
+    window_times = ctx.Array("d", [0.0, 0.0])
+    results = ctx.Queue()
+    procs, readies = [], []
+    options = {"pace": args.pace, "timeout_fraction": args.timeout_fraction,
+               "turn_seconds": args.turn_seconds,
+               "connect_concurrency": args.connect_concurrency}
+    for index in range(args.procs):
+        ready = ctx.Event()
+        process = ctx.Process(target=_child, args=(
+            setup["tables"][index::args.procs], ports, options, window_times, ready, results,
+            index), daemon=True)
+        process.start()
+        procs.append(process)
+        readies.append(ready)
+    ramp_started = time.time()
+    for ready in readies:
+        ready.wait(timeout=600)
+    ramp = time.time() - ramp_started
+    window_start = time.time() + 1.0
+    window_times[0], window_times[1] = window_start, window_start + args.duration
+    sampler = Sampler(server_pids(Path(args.scaleout_dir)),
+                      {p.pid: f"load generator {i + 1}" for i, p in enumerate(procs)})
+    load_before = os.getloadavg()
+    time.sleep(1.0)
+    sampler.sample(time.time())
+    while time.time() < window_start + args.duration:
+        time.sleep(min(5.0, max(0.1, window_start + args.duration - time.time())))
+        sampler.sample(time.time())
+    load_after = os.getloadavg()
+    parts = [results.get(timeout=120) for _ in procs]
+    for process in procs:
+        process.join(timeout=30)
+    stats = merge(parts)
+    time.sleep(1)  # let the last commands settle before the database check
+    check = json.loads(manage(env, "loadtest_check", "--prefix", prefix,
+                              "--late", str(args.turn_seconds)))
+    # A table is stuck if no event reached its seats for 2 turn times + 5 s during
+    # the window, or if the database shows an unfired deadline after the run.
+    stuck = sorted(stats.stuck_tables | set(check["overdue_deadlines"]))
+    return {
+        "config": {"tables": args.tables, "seats": args.seats, "duration_s": args.duration,
+                   "pace": args.pace, "ports": ports, "generator_processes": args.procs,
+                   "spectated_tables": sum(1 for t in setup["tables"] if t["spectator"]),
+                   "watchers": args.watchers, "turn_seconds": args.turn_seconds,
+                   "prefix": prefix, "provision_s": round(provisioned, 1),
+                   "ramp_s": round(ramp, 1)},
+        "clients": {"planned": args.connections, "connected_peak": stats.connected_peak,
+                    "connected_at_end": stats.connected_at_end,
+                    "connect_failures": stats.connect_failures,
+                    "disconnects": stats.disconnects,
+                    "disconnect_examples": stats.disconnect_examples[:10]},
+        "throughput": {"actions_per_s": round(stats.actions / args.duration, 1),
+                       "hands_per_s": round(stats.hands / args.duration, 2),
+                       "tables_with_hands": stats.tables_with_hands,
+                       "messages_received_per_s": round(stats.messages / (args.duration + ramp),
+                                                        1)},
+        "latency_ms": {
+            "ack_p50": percentile(stats.ack_ms, 50), "ack_p95": percentile(stats.ack_ms, 95),
+            "ack_p99": percentile(stats.ack_ms, 99), "ack_max": percentile(stats.ack_ms, 100),
+            "update_p50": percentile(stats.update_ms, 50),
+            "update_p99": percentile(stats.update_ms, 99),
+            "update_samples": len(stats.update_ms),
+            "timer_late_p50": percentile(stats.timer_late_ms, 50),
+            "timer_late_p99": percentile(stats.timer_late_ms, 99),
+            "timer_samples": len(stats.timer_late_ms)},
+        "correctness": {"errors": dict(stats.errors), "error_examples": stats.error_examples,
+                        "leaks": len(stats.leaks),
+                        "leak_examples": stats.leaks[:5],
+                        "chip_violations": len(stats.chip_violations),
+                        "chip_examples": stats.chip_violations[:5],
+                        "snapshots_checked": stats.snapshots_checked,
+                        "version_gaps": stats.gaps, "stuck_tables": stuck[:20],
+                        "stuck_count": len(stuck), "database": check},
+        "machine": {"cpus": os.cpu_count(), "loadavg_before": [round(x, 2) for x in load_before],
+                    "loadavg_after": [round(x, 2) for x in load_after], **sampler.report()},
+    }
+
+
+def clean(report: dict[str, Any]) -> bool:
+    c = report["correctness"]
+    return (not c["errors"] and not c["leaks"] and not c["chip_violations"]
+            and not c["stuck_count"] and c["database"]["chips_conserved"]
+            and not report["clients"]["disconnects"]
+            and report["throughput"]["actions_per_s"] > 0)
+
+
+def render(report: dict[str, Any]) -> str:
+    cfg, cl, th = report["config"], report["clients"], report["throughput"]
+    lat, co, ma = report["latency_ms"], report["correctness"], report["machine"]
+    lines = [
+        f"Load run {cfg['prefix']}: {cfg['tables']} tables x {cfg['seats']} seats, "
+        f"{cfg['duration_s']:.0f} s measured at {cfg['pace']} action/s/table, "
+        f"Daphne ports {cfg['ports']}, {cfg['generator_processes']} generator process(es)",
+        f"  provisioning {cfg['provision_s']} s, connecting {cfg['ramp_s']} s",
+        f"clients     planned {cl['planned']}, peak {cl['connected_peak']}, at end "
+        f"{cl['connected_at_end']}, connect failures {cl['connect_failures']}, "
+        f"disconnects {cl['disconnects']}",
+        f"throughput  {th['actions_per_s']} actions/s, {th['hands_per_s']} hands/s, "
+        f"{th['tables_with_hands']} tables finished hands, "
+        f"{th['messages_received_per_s']} messages/s received",
+        f"ack         p50 {lat['ack_p50']} ms, p95 {lat['ack_p95']} ms, p99 {lat['ack_p99']} ms, "
+        f"max {lat['ack_max']} ms",
+        f"update      p50 {lat['update_p50']} ms, p99 {lat['update_p99']} ms "
+        f"(at every seat, {lat['update_samples']} samples)",
+        f"timers      lateness p50 {lat['timer_late_p50']} ms, p99 {lat['timer_late_p99']} ms "
+        f"({lat['timer_samples']} timeouts)",
+        f"errors      {co['errors'] or 'none'}; version gaps {co['version_gaps']}",
+        f"privacy     {co['leaks']} hole-card leaks ({cfg['spectated_tables']} spectated tables, "
+        f"{co['snapshots_checked']} snapshots checked)",
+        f"chips       {co['chip_violations']} violations in snapshots; database: balances "
+        f"{co['database']['balances']} + on tables {co['database']['chips_on_tables']} -> "
+        f"{'conserved' if co['database']['chips_conserved'] else 'NOT CONSERVED'}",
+        f"stuck       {co['stuck_count']} tables {co['stuck_tables'] or ''}",
+        f"machine     {ma['cpus']} CPUs, load average {ma['loadavg_before']} -> "
+        f"{ma['loadavg_after']}",
+    ]
+    for label, figures in ma["processes"].items():
+        lines.append(f"  {label:<22} CPU {figures['cpu_percent']:>6} %  RSS "
+                     f"{figures['rss_mb']:>7} MB")
+    if ma["others"]:
+        lines.append("  also running: " + ", ".join(f"{k[7:]} {v} %"
+                                                    for k, v in ma["others"].items()))
+    for code, example in co["error_examples"].items():
+        lines.append(f"  {code}: {example}")
+    for example in co["leak_examples"] + co["chip_examples"] + cl["disconnect_examples"]:
+        lines.append(f"  ! {example}")
+    lines.append("RESULT: " + ("clean" if clean(report) else "PROBLEMS (see above)"))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    report = run(args)
+    print(render(report), flush=True)
+    if args.json == "-":
+        print(json.dumps(report, indent=2))
+    elif args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(report, indent=2))
+    if args.cleanup:
+        print(manage(scaleout_env(args), "loadtest_cleanup", "--prefix",
+                     report["config"]["prefix"]).strip())
+    return 0 if clean(report) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,195 @@
+"""Network client of the poker server for bots: REST (``urllib``) and websocket.
+
+Pure Python: the standard library and ``websockets`` only (no Django).
+
+>>> client = RestClient("http://127.0.0.1:8000", token="...")  # doctest: +SKIP
+>>> client.me()["bot"]                                          # doctest: +SKIP
+{'id': 7, 'name': 'Skynet'}
+
+Every refusal raises :class:`ServerError` with the API's stable ``code``
+(docs/api.md); a dropped connection raises :class:`ConnectionLost`, after which
+the caller reconnects and resyncs from a snapshot.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+from botkit.bot import Json
+
+__all__ = ["ConnectionLost", "RestClient", "ServerError", "WebsocketClient"]
+
+
+class ServerError(Exception):
+    """The server refused a request: ``code`` is stable, ``message`` is for humans."""
+
+    def __init__(self, code: str, message: str, status: int = 0,
+                 details: Json | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code, self.message, self.status, self.details = code, message, status, details or {}
+
+
+class ConnectionLost(Exception):
+    """The server cannot be reached (restarting, network down): reconnect later."""
+
+
+class RestClient:
+    """The REST API (``/api/v1/``) with a bot token; waits out 429 responses by itself."""
+
+    def __init__(self, server: str, token: str, *, timeout: float = 40.0) -> None:
+        self.server = server.rstrip("/")
+        self.token = token
+        self.timeout = timeout
+
+    def request(self, method: str, path: str, body: Json | None = None, *,
+                params: dict[str, Any] | None = None, headers: dict[str, str] | None = None,
+                raw: bool = False) -> Any:
+        url = f"{self.server}/api/v1/{path.lstrip('/')}"
+        if params:
+            url += "?" + urllib.parse.urlencode({k: v for k, v in params.items()
+                                                 if v is not None})
+        data = None if body is None else json.dumps(body).encode()
+        all_headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json",
+                       **(headers or {})}
+        if data is not None:
+            all_headers["Content-Type"] = "application/json"
+        for _attempt in range(20):
+            request = urllib.request.Request(url, data=data, method=method, headers=all_headers)
+            try:
+                with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                    payload = response.read()
+                    if raw:
+                        return payload.decode()
+                    return json.loads(payload) if payload else None
+            except urllib.error.HTTPError as error:
+                payload = error.read()
+                try:
+                    info = json.loads(payload)["error"]
+                except (ValueError, KeyError, TypeError):
+                    if error.code >= 500:
+                        raise ConnectionLost(f"server error {error.code}") from None
+                    raise ServerError("http_error", f"HTTP {error.code}", error.code) from None
+                if error.code == 429:
+                    time.sleep(float(info.get("details", {}).get("wait_seconds", 1)))
+                    continue
+                raise ServerError(info["code"], info["message"], error.code,
+                                  info.get("details")) from None
+            except (urllib.error.URLError, ConnectionError, TimeoutError, OSError) as error:
+                raise ConnectionLost(str(error)) from None
+        raise ServerError("throttled", "Still throttled after many retries.", 429)
+
+    def json(self, method: str, path: str, body: Json | None = None, **options: Any) -> Json:
+        """:meth:`request` for endpoints that answer a JSON object."""
+        answer = self.request(method, path, body, **options)
+        if not isinstance(answer, dict):
+            raise ServerError("bad_response", f"Expected a JSON object from {path}.", 0)
+        return answer
+
+    # ------------------------------------------------------------ endpoints
+    def me(self) -> Json:
+        return self.json("GET", "me/")
+
+    def tables(self, **filters: Any) -> Json:
+        return self.json("GET", "tables/", params=filters)
+
+    def create_table(self, **settings: Any) -> Json:
+        return self.json("POST", "tables/", settings)
+
+    def table(self, table_id: int) -> Json:
+        """The snapshot of the table as this bot sees it (``your_turn`` included)."""
+        return self.json("GET", f"tables/{table_id}/")
+
+    def command(self, table_id: int, command: Json, *, key: str | None = None) -> Json:
+        headers = {"Idempotency-Key": key} if key else None
+        return self.json("POST", f"tables/{table_id}/commands/", command, headers=headers)
+
+    def wait(self, table_id: int, since: int, timeout: float = 25.0) -> Json:
+        """Long-poll until the table version exceeds ``since``."""
+        return self.json("GET", f"tables/{table_id}/wait/",
+                            params={"since": since, "timeout": timeout})
+
+    def hands(self, **filters: Any) -> Json:
+        return self.json("GET", "hands/", params=filters)
+
+    def match(self, match_id: int) -> Json:
+        """A batch match: status, participants, results."""
+        return self.json("GET", f"matches/{match_id}/")
+
+    def create_match(self, **settings: Any) -> Json:
+        """Start a batch match (``bots`` may name remote bots: ``{"remote": "<name>"}``)."""
+        return self.json("POST", "matches/", settings)
+
+    def stats(self, player: str) -> Json:
+        return self.json("GET", f"players/{urllib.parse.quote(player)}/stats/")
+
+
+class WebsocketClient:
+    """The table websocket (docs/protocol.md) authenticated by the bot token.
+
+    ``path`` picks another websocket of the server, e.g. a batch match's
+    ``/ws/matches/<id>/`` (see :meth:`for_match`).
+    """
+
+    def __init__(self, server: str, token: str, table_id: int | None = None, *,
+                 path: str | None = None) -> None:
+        parts = urllib.parse.urlsplit(server)
+        scheme = "wss" if parts.scheme == "https" else "ws"
+        self.url = f"{scheme}://{parts.netloc}{path or f'/ws/tables/{table_id}/'}"
+        self.token = token
+        self.connection: Any = None
+        self.sent = 0
+
+    @classmethod
+    def for_match(cls, server: str, token: str, match_id: int) -> WebsocketClient:
+        """The websocket of batch match ``match_id`` (docs/protocol.md, "Batch matches")."""
+        return cls(server, token, path=f"/ws/matches/{match_id}/")
+
+    def connect(self) -> None:
+        from websockets.sync.client import connect
+
+        try:
+            self.connection = connect(
+                self.url, additional_headers={"Authorization": f"Bearer {self.token}"},
+                open_timeout=10, close_timeout=2, max_size=2**22)
+        except (OSError, TimeoutError) as error:
+            raise ConnectionLost(str(error)) from None
+        except Exception as error:  # handshake refused (server starting, 5xx)
+            raise ConnectionLost(f"{type(error).__name__}: {error}") from None
+
+    def send(self, message: Json) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        self.sent += 1
+        message = {"request_id": self.sent, **message}  # a caller's request_id wins
+        try:
+            self.connection.send(json.dumps(message))
+        except (ConnectionClosed, OSError) as error:
+            raise ConnectionLost(str(error)) from None
+
+    def messages(self, idle: float = 5.0) -> Iterator[Json | None]:
+        """Incoming messages; ``None`` after ``idle`` quiet seconds (then a ping goes out)."""
+        from websockets.exceptions import ConnectionClosed
+
+        while True:
+            try:
+                text = self.connection.recv(timeout=idle)
+            except TimeoutError:
+                self.send({"type": "ping"})
+                yield None
+                continue
+            except (ConnectionClosed, OSError) as error:
+                raise ConnectionLost(str(error)) from None
+            yield json.loads(text)
+
+    def close(self) -> None:
+        if self.connection is not None:
+            with contextlib.suppress(Exception):  # closing a dead socket is fine
+                self.connection.close()
+            self.connection = None

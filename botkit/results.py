@@ -1,0 +1,135 @@
+"""Judging a match: mbb/hand with a 95 % confidence interval, crosstables, reports.
+
+Luck dominates single hands, so results are means over many hands with a
+normal-approximation 95 % interval (± 1.96 standard errors).  In a duplicate
+match each *deal* is played once per seat rotation; the unit of the variance is
+the deal group (a bot's summed result over the rotations of one deal), which is
+what removes most of the card luck.
+
+>>> mean_ci([1.0, 2.0, 3.0, 4.0])  # doctest: +ELLIPSIS
+(2.5, 1.2651...)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Z95", "BotResult", "MatchResult", "mean_ci", "per_hand_ci"]
+
+Z95 = 1.959963984540054
+"""The two-sided 95 % quantile of the standard normal distribution."""
+
+
+def mean_ci(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
+    """Mean and half-width of its confidence interval (sample standard deviation, n − 1).
+
+    >>> mean_ci([5.0])
+    (5.0, inf)
+    """
+    n = len(values)
+    if n == 0:
+        return 0.0, math.inf
+    mean = math.fsum(values) / n
+    if n == 1:
+        return mean, math.inf
+    variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, z * math.sqrt(variance / n)
+
+
+def per_hand_ci(groups: Sequence[float], hands_per_group: int) -> tuple[float, float]:
+    """Mean per hand and its 95 % half-width from per-group sums (duplicate deal groups).
+
+    >>> per_hand_ci([4.0, 0.0, 2.0], 2)  # doctest: +ELLIPSIS
+    (1.0, 1.1315...)
+    """
+    mean, half = mean_ci(groups)
+    return mean / hands_per_group, half / hands_per_group
+
+
+@dataclass
+class BotResult:
+    """One bot's result: chips and milli-big-blinds per hand with a 95 % half-width."""
+
+    name: str
+    hands: int
+    net: int
+    mbb_per_hand: float
+    ci95: float
+    illegal: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain dict."""
+        return {"name": self.name, "hands": self.hands, "net": self.net,
+                "mbb_per_hand": self.mbb_per_hand, "ci95": self.ci95, "illegal": self.illegal}
+
+
+@dataclass
+class MatchResult:
+    """Everything a match produced; :meth:`report` prints a readable table."""
+
+    settings: dict[str, Any]
+    hands: int
+    deals: int
+    duplicate: bool
+    seed: int
+    seconds: float
+    bots: dict[str, BotResult]
+    crosstable: dict[str, dict[str, float]] | None
+    cumulative: dict[str, list[int]]
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def hands_per_second(self) -> float:
+        """Throughput of the match."""
+        return self.hands / self.seconds if self.seconds > 0 else math.inf
+
+    def to_json(self, series_points: int = 500, records: bool = False) -> dict[str, Any]:
+        """Plain dict; cumulative series thinned to about ``series_points`` points."""
+        step = max(1, self.hands // series_points) if series_points else 1
+        return {
+            "settings": self.settings,
+            "hands": self.hands,
+            "deals": self.deals,
+            "duplicate": self.duplicate,
+            "seed": self.seed,
+            "seconds": self.seconds,
+            "hands_per_second": self.hands_per_second,
+            "bots": {name: r.to_json() for name, r in self.bots.items()},
+            "crosstable": self.crosstable,
+            "cumulative_step": step,
+            "cumulative": {name: s[step - 1 :: step] for name, s in self.cumulative.items()},
+            **({"records": self.records} if records else {}),
+        }
+
+    def report(self) -> str:
+        """A plain-text summary table."""
+        s = self.settings
+        mode = (f"duplicate: {self.deals} deals x {self.hands // max(1, self.deals)} seatings"
+                if self.duplicate else "plain")
+        lines = [
+            f"{s['structure']} {s['small_blind']}/{s['big_blind']}"
+            + (f" ante {s['ante']}" if s["ante"] else "")
+            + f", {s['seats']} players, {s['stack'] // s['big_blind']} BB stacks"
+            + (" reset every hand" if s["reset_stacks"] else ""),
+            f"{self.hands} hands ({mode}), seed {self.seed}, {self.seconds:.1f} s "
+            f"({self.hands_per_second:,.0f} hands/s)",
+            "",
+            f"{'bot':<20} {'hands':>8} {'net chips':>11} {'mbb/hand':>10} {'95% CI':>10}",
+        ]
+        for r in sorted(self.bots.values(), key=lambda r: -r.mbb_per_hand):
+            lines.append(f"{r.name:<20} {r.hands:>8} {r.net:>+11} {r.mbb_per_hand:>+10.1f}"
+                         f" {'± ' + format(r.ci95, '.1f'):>10}"
+                         + (f"  ({r.illegal} illegal actions)" if r.illegal else ""))
+        if self.crosstable:
+            names = list(self.crosstable)
+            lines += ["", "pairwise mbb/hand (row vs column)",
+                      " " * 20 + "".join(f"{n[:10]:>11}" for n in names)]
+            for a in names:
+                cells = "".join(
+                    f"{'':>11}" if a == b else f"{self.crosstable[a][b]:>+11.1f}" for b in names
+                )
+                lines.append(f"{a:<20}{cells}")
+        return "\n".join(lines)

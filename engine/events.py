@@ -1,0 +1,266 @@
+"""Events: what happened, in the past tense, each tagged with its audience.
+
+Events are small frozen values. ``event.audience`` is ``None`` for a public
+event, or the player index (position in a :class:`~engine.holdem.Hand`, seat
+at a :class:`~engine.table.TableState`) that alone may see it. Clients never
+receive ``to_json()`` directly: they go through :mod:`engine.projection`.
+
+>>> from engine.cards import parse_cards
+>>> event = HoleCardsDealt(player=0, cards=parse_cards("AsKd"))
+>>> event.audience, event.to_json()
+(0, {'type': 'HoleCardsDealt', 'player': 0, 'cards': 'AsKd'})
+>>> BoardDealt(street="flop", cards=parse_cards("2c3c4c")).audience is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from engine.cards import Card, format_cards
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base class: public unless a subclass says otherwise."""
+
+    @property
+    def audience(self) -> int | None:
+        """``None`` = everyone; an int = only that player (position or seat)."""
+        return None
+
+    @property
+    def type(self) -> str:
+        """The event's type name, e.g. ``"BetPlaced"``."""
+        return type(self).__name__
+
+    def to_json(self) -> dict[str, Any]:
+        """All fields as plain JSON types (cards as text), plus ``"type"``."""
+        data: dict[str, Any] = {"type": type(self).__name__}
+        for field in fields(self):
+            data[field.name] = _plain(getattr(self, field.name))
+        return data
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        if value and all(isinstance(v, Card) for v in value):
+            return format_cards(value)
+        return [_plain(v) for v in value]
+    if isinstance(value, Card):
+        return str(value)
+    return value
+
+
+# --- Hand events (``player`` is the position inside a Hand) -----------------
+
+
+@dataclass(frozen=True, slots=True)
+class AntePosted(Event):
+    """A dead ante was posted (``amount`` may be short if the stack was short)."""
+
+    player: int
+    amount: int
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BlindPosted(Event):
+    """A blind was posted; ``dead`` blinds are not part of the player's bet."""
+
+    player: int
+    amount: int
+    dead: bool = False
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HoleCardsDealt(Event):
+    """Hole cards dealt to one player: private to that player."""
+
+    player: int
+    cards: tuple[Card, ...]
+
+    @property
+    def audience(self) -> int | None:
+        return self.player
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDealt(Event):
+    """Community cards for ``street`` ("flop", "turn", "river")."""
+
+    street: str
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerChecked(Event):
+    """The player checked."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCalled(Event):
+    """The player added ``amount`` chips to call (maybe all-in for less)."""
+
+    player: int
+    amount: int
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BetPlaced(Event):
+    """The player opened the betting; ``to`` is the street total."""
+
+    player: int
+    to: int
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RaisePlaced(Event):
+    """The player raised to a street total of ``to``."""
+
+    player: int
+    to: int
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerFolded(Event):
+    """The player folded."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class UncalledBetReturned(Event):
+    """The part of a bet nobody called went back to its bettor."""
+
+    player: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardsShown(Event):
+    """The player's hole cards were shown (public); ``hand`` describes the best hand."""
+
+    player: int
+    cards: tuple[Card, ...]
+    hand: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CardsMucked(Event):
+    """The player threw the hole cards away unseen."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class PotAwarded(Event):
+    """``amount`` chips of pot number ``pot`` (0 = main) went to ``player``."""
+
+    pot: int
+    player: int
+    amount: int
+    hand: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded(Event):
+    """The hand is over; every pot has been awarded."""
+
+
+# --- Table events (``player`` is a seat number) -----------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(Event):
+    """A hand began; ``seats`` lists the dealt-in seats in position order."""
+
+    number: int
+    button: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeated(Event):
+    """A player took a seat with ``stack`` chips."""
+
+    player: int
+    player_id: str
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft(Event):
+    """A player left the seat, cashing out ``cash_out`` chips."""
+
+    player: int
+    player_id: str
+    cash_out: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSatOut(Event):
+    """The player now sits out; ``reason`` is "request" or "timeouts"."""
+
+    player: int
+    reason: str = "request"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSatIn(Event):
+    """The player asked to be dealt in again."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerWaitingForBB(Event):
+    """The player comes in when the big blind reaches them, posting nothing extra."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsAdded(Event):
+    """The player added chips to the stack."""
+
+    player: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsPending(Event):
+    """Asked for during the player's hand: added (up to the maximum) when it ends."""
+
+    player: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTimedOut(Event):
+    """The player's time ran out; the server played ``action`` for them."""
+
+    player: int
+    action: str
+
+
+def relabel(event: Event, mapping: Callable[[int], int]) -> Event:
+    """Return ``event`` with its ``player`` field passed through ``mapping``.
+
+    The table uses this to turn hand positions into seat numbers.
+
+    >>> relabel(PlayerFolded(player=0), lambda p: p + 3)
+    PlayerFolded(player=3)
+    """
+    player = getattr(event, "player", None)
+    if player is None:
+        return event
+    return replace(event, player=mapping(player))  # type: ignore[call-arg]

@@ -1,0 +1,128 @@
+"""What one viewer may see: the only road from engine state to a client.
+
+A :class:`Viewer` controls a set of players (hand positions, or seats at a
+table), or is a spectator (none), or is omniscient (the superuser). The deck
+never leaves the engine; a hole card the viewer may not see becomes ``"??"``.
+
+>>> from engine.cards import standard_deck
+>>> from engine.holdem import Hand, HandSetup
+>>> hand, events = Hand.start(HandSetup(stacks=(100, 100), blinds=(1, 2)), standard_deck())
+>>> [project_event(e, Viewer.spectator())["cards"] for e in events if e.type == "HoleCardsDealt"]
+['????', '????']
+>>> project_hand(hand, Viewer.of(1))["players"][1]["cards"]
+'2h2s'
+>>> "legal_actions" in project_hand(hand, Viewer.of(0))
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import HIDDEN, format_cards
+from engine.events import Event, HoleCardsDealt
+
+if TYPE_CHECKING:
+    from engine.holdem import Hand
+    from engine.table import TableState
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who is looking: controlled players (positions or seats), or everything."""
+
+    players: frozenset[int] = frozenset()
+    omniscient: bool = False
+
+    @classmethod
+    def of(cls, *players: int) -> Viewer:
+        """A viewer controlling these players (one user may control several seats)."""
+        return cls(frozenset(players))
+
+    @classmethod
+    def spectator(cls) -> Viewer:
+        """A viewer controlling nobody: sees only public information."""
+        return cls()
+
+    @classmethod
+    def superuser(cls) -> Viewer:
+        """The omniscient viewer: sees every hole card (never the undealt deck)."""
+        return cls(omniscient=True)
+
+    def can_see(self, player: int | None) -> bool:
+        """True if an event for ``player``'s eyes (``None`` = public) may be shown."""
+        return player is None or self.omniscient or player in self.players
+
+
+def project_event(event: Event, viewer: Viewer) -> dict[str, Any] | None:
+    """The event as this viewer may see it; hidden hole cards read ``"??"``.
+
+    Returns ``None`` for a private event that has no public form.
+    """
+    if viewer.can_see(event.audience):
+        return event.to_json()
+    if isinstance(event, HoleCardsDealt):
+        return {"type": event.type, "player": event.player, "cards": HIDDEN * len(event.cards)}
+    return None
+
+
+def project_hand(
+    hand: Hand, viewer: Viewer, labels: Sequence[int] | None = None
+) -> dict[str, Any]:
+    """The hand for this viewer. ``labels`` maps positions to seats (table use):
+    then ``viewer`` speaks seats and every ``player`` in the output is a seat."""
+    label = list(labels) if labels is not None else list(range(hand.n))
+    holes = hand.hole_cards
+    players = []
+    for position in range(hand.n):
+        visible = viewer.can_see(label[position]) or hand.shown[position]
+        cards = format_cards(holes[position]) if visible else HIDDEN * len(holes[position])
+        players.append({
+            "player": label[position],
+            "position": position,
+            "stack": hand.stacks[position],
+            "bet": hand.bets[position],
+            "folded": hand.folded[position],
+            "cards": cards,
+        })
+    actor = hand.actor
+    data: dict[str, Any] = {
+        "street": hand.street,
+        "board": format_cards(hand.board),
+        "pots": [{"amount": p.amount, "eligible": [label[i] for i in p.eligible]}
+                 for p in hand.pots],
+        "players": players,
+        "actor": None if actor is None else label[actor],
+        "is_over": hand.is_over,
+    }
+    if actor is not None and label[actor] in viewer.players:
+        data["legal_actions"] = hand.legal_actions().to_json()
+    results = hand.results
+    if results is not None:
+        data["results"] = [
+            {"player": label[r.position], "net": r.net, "won": r.won,
+             "shown": None if r.shown is None else format_cards(r.shown), "hand": r.hand}
+            for r in results
+        ]
+    return data
+
+
+def project_table(table: TableState, viewer: Viewer) -> dict[str, Any]:
+    """The table for this viewer (``viewer`` speaks seat numbers)."""
+    seats = [
+        None if s is None else {"seat": i, "player_id": s.player_id, "stack": s.stack,
+                                "status": s.status}
+        for i, s in enumerate(table.seats)
+    ]
+    hand = table.hand
+    return {
+        "name": table.name,
+        "settings": table.settings.to_json(),
+        "button": table.button,
+        "hand_number": table.hand_number,
+        "seats": seats,
+        "to_act_seat": table.to_act_seat,
+        "hand": None if hand is None else project_hand(hand, viewer, table.positions),
+    }

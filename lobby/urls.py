@@ -1,0 +1,20 @@
+"""Lobby, table page, hand histories, replay and statistics."""
+
+from django.urls import path
+
+from . import pages, views
+
+urlpatterns = [
+    path("lobby/", views.lobby, name="lobby"),
+    path("lobby/tables.json", views.tables_json, name="lobby_tables"),
+    path("lobby/create/", views.create_table, name="create_table"),
+    path("lobby/account.json", views.account_json, name="account_json"),
+    path("tables/<int:table_id>/", pages.table, name="table"),
+    path("tables/<int:table_id>/log.json", pages.table_log, name="table_log"),
+    path("tables/<int:table_id>/house-bot/", pages.house_bot, name="house_bot"),
+    path("tables/<int:table_id>/hands/", pages.table_hands, name="table_hands"),
+    path("players/<int:player_id>/hands/", pages.player_hands, name="player_hands"),
+    path("players/<int:player_id>/stats/", pages.player_stats, name="player_stats"),
+    path("hands/<int:hand_id>/", pages.replay, name="replay"),
+    path("hands/<int:hand_id>/phh/", pages.phh, name="hand_phh"),
+]

@@ -1,0 +1,62 @@
+"""The lobby: table list (filters, sorting, player search), create-table form,
+and the small JSON endpoints the lobby and the table page read."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from tables import services
+from tables.errors import TableError
+
+from . import selectors
+from .forms import CreateTableForm
+
+
+def _lobby_page(request: HttpRequest, form: CreateTableForm | None = None,
+                status: int = 200) -> HttpResponse:
+    return render(request, "lobby/lobby.html", {
+        "form": form or CreateTableForm(),
+        "form_open": form is not None and bool(form.errors),
+        "sort_keys": selectors.SORT_KEYS,
+    }, status=status)
+
+
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    return _lobby_page(request)
+
+
+@login_required
+def tables_json(request: HttpRequest) -> JsonResponse:
+    """The filtered, sorted table list (V5, V6, V26) with each table's players (V27)."""
+    flt = selectors.TableFilter.from_query(request.GET)
+    return JsonResponse({"tables": selectors.lobby_tables(flt)})
+
+
+@require_POST
+@login_required
+def create_table(request: HttpRequest) -> HttpResponse:
+    form = CreateTableForm(request.POST)
+    if not getattr(request.user, "can_create_tables", False):
+        form.add_error(None, "Your account may not create tables.")
+    elif form.is_valid():
+        try:
+            table = services.create_table(
+                creator=request.user, name=form.cleaned_data["name"],  # type: ignore[arg-type]
+                settings=form.engine_settings(),
+                turn_seconds=form.cleaned_data["turn_seconds"])
+        except TableError as error:
+            field = {"name_taken": "name", "bad_name": "name"}.get(error.code)
+            form.add_error(field, error.message)
+        else:
+            return redirect("table", table_id=table.pk)
+    return _lobby_page(request, form, status=400)
+
+
+@login_required
+def account_json(request: HttpRequest) -> JsonResponse:
+    """Balance, players and recent ledger entries for the table's account panel (V32)."""
+    return JsonResponse(selectors.account_summary(request.user))

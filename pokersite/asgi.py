@@ -1,0 +1,30 @@
+"""ASGI entry point: HTTP goes to Django, websockets to the Channels router.
+
+Served by Daphne: ``daphne -b 127.0.0.1 -p 8000 pokersite.asgi:application``.
+"""
+
+import os
+from typing import Any
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pokersite.settings")
+django_asgi_app = get_asgi_application()  # set up Django before importing consumers
+
+from channels.routing import ProtocolTypeRouter  # noqa: E402
+
+from pokersite.routing import websocket_application  # noqa: E402
+from tables.worker import ensure_in_process_worker  # noqa: E402
+
+router = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": websocket_application,
+    }
+)
+
+
+async def application(scope: dict[str, Any], receive: Any, send: Any) -> Any:
+    # Without Redis (one process) the table worker runs inside this process: see tables/worker.py.
+    ensure_in_process_worker()
+    return await router(scope, receive, send)

@@ -1,0 +1,139 @@
+"""The batch-match websocket ``/ws/matches/<id>/`` (docs/protocol.md, "Batch matches").
+
+A thin adapter between a remote SDK bot and the match runner
+(:mod:`research.remote`): authenticate (bot token only), check size and rate,
+forward the runner's messages to the socket and the bot's answers to the
+runner's channel.  The same limits as the table websocket (``settings.TABLES``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from accounts.models import Player
+from tables.wire import TokenBucket, WireError, decode
+
+from . import remote
+from .models import MatchRun, MatchStatus
+
+CLOSE_CODES = {"not_authenticated": 4401, "not_a_participant": 4403, "match_not_found": 4404,
+               "match_over": 4410}
+
+
+def _check(match_id: int, bot: Player) -> tuple[str, str, dict[str, Any]]:
+    """``("", "", info)`` if ``bot`` may join match ``match_id``, else an error code and text."""
+    match = MatchRun.objects.filter(pk=match_id).first()
+    if match is None:
+        return "match_not_found", f"There is no match {match_id}.", {}
+    remotes = [p for p in match.settings.get("participants", []) if p.get("kind") == "remote"]
+    if not any(p.get("player_id") == bot.pk for p in remotes):
+        return ("not_a_participant",
+                f"{bot.name} is not a remote participant of match {match_id}.", {})
+    if match.status in (MatchStatus.DONE, MatchStatus.FAILED):
+        return "match_over", f"Match {match_id} is over ({match.status}).", {}
+    return "", "", {"match": match.pk, "bot": bot.name, "status": match.status,
+                    "settings": match.settings}
+
+
+class MatchConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        remote.remember_loop()
+        conf = settings.TABLES
+        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        self.bot: Player | None = self.scope.get("bot")
+        self.bucket = TokenBucket(conf["RATE_PER_SECOND"], conf["RATE_BURST"])
+        self.group = ""
+        self.reply_to = ""
+        self.pending = ""  # the request id of the turn sent last (its answer is never throttled)
+        await self.accept()
+        if self.bot is None:
+            await self.refuse("not_authenticated",
+                              "Connect with “Authorization: Bearer <bot token>”.")
+            return
+        code, message, info = await database_sync_to_async(_check)(self.match_id, self.bot)
+        if code:
+            await self.refuse(code, message)
+            return
+        self.group = remote.bot_group(self.match_id, self.bot.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.send_json({"type": "match_joined", **info})
+
+    async def refuse(self, code: str, message: str) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message})
+        await self.close(code=CLOSE_CODES.get(code, 4400))
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "group", ""):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.reply("bye")
+
+    async def send_json(self, data: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(data, separators=(",", ":")))
+
+    async def reply(self, kind: str, **fields: Any) -> None:
+        if self.reply_to and self.bot is not None:
+            await self.channel_layer.send(self.reply_to, {
+                "type": "match.reply", "bot": self.bot.pk, "channel": self.channel_name,
+                "kind": kind, **fields})
+
+    # ------------------------------------------------------ from the runner
+    async def match_probe(self, event: dict[str, Any]) -> None:
+        self.reply_to = event["reply_to"]
+        await self.reply("hello")
+
+    async def match_message(self, event: dict[str, Any]) -> None:
+        self.reply_to = event["reply_to"]
+        message = event["message"]
+        if message.get("type") == "match_turn":
+            self.pending = str(message["request_id"])
+        await self.send_json(message)
+        if message.get("type") == "match_over":
+            await self.close(code=1000)
+
+    # ------------------------------------------------------ from the bot
+    async def error(self, code: str, message: str, request_id: Any = None) -> None:
+        data = {"type": "error", "code": code, "message": message}
+        if request_id is not None:
+            data["request_id"] = request_id
+        await self.send_json(data)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.group:
+            return
+        try:
+            data, request_id = decode(text_data)
+            refused = None
+        except WireError as error:
+            data, request_id, refused = None, None, error
+        # The server sets the pace of a match (one turn at a time): the answer to the turn
+        # just sent is never throttled, every other message goes through the token bucket.
+        answers_turn = (data is not None and data["type"] == "match_action"
+                        and self.pending and str(request_id) == self.pending)
+        if answers_turn:
+            self.pending = ""
+        elif not self.bucket.take():
+            await self.error("rate_limited", "Too many messages; slow down.")
+            return
+        if data is None:
+            assert refused is not None
+            await self.error(refused.code, refused.message)
+            return
+        kind = data["type"]
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind == "match_action":
+            if request_id is None:
+                await self.error("malformed_message", "match_action needs the turn's request_id.")
+            elif not self.reply_to:
+                await self.error("not_your_turn", "The match has not asked for an action.",
+                                 request_id)
+            else:
+                await self.reply("action", request_id=str(request_id),
+                                 action=data.get("action"))
+        else:
+            await self.error("unknown_type", f"Unknown message type {kind!r}.", request_id)

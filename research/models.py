@@ -1,0 +1,77 @@
+"""Stored statistics per player and stored batch matches."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class StatsCursor(models.Model):
+    """How far :func:`research.services.update_stats` has read ``tables.Hand`` (one row).
+
+    Updaters lock this row, so several processes never count a hand twice.
+    """
+
+    name = models.CharField(max_length=32, unique=True, default="hands")
+    last_hand_id = models.BigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} at hand {self.last_hand_id}"
+
+
+class PlayerStats(models.Model):
+    """One player's tracker counters (``botkit.stats.PlayerStats.to_json()``)."""
+
+    player = models.OneToOneField("accounts.Player", on_delete=models.CASCADE,
+                                  related_name="stats")
+    counters = models.JSONField(default=dict)
+    hands = models.PositiveIntegerField(default=0)
+    net = models.BigIntegerField(default=0)
+    last_hand_id = models.BigIntegerField(default=0)  # the last hand counted for this player
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "player stats"
+
+    def __str__(self) -> str:
+        return f"stats of {self.player_id}"
+
+
+class MatchStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    WAITING = "waiting", "Waiting for remote bots"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class MatchRun(models.Model):
+    """A batch match between bots on the engine, with its stored results."""
+
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="match_runs")
+    settings = models.JSONField()  # bots, hands, seed, duplicate, structure, blinds, ...
+    status = models.CharField(max_length=8, choices=MatchStatus.choices,
+                              default=MatchStatus.QUEUED, db_index=True)
+    results = models.JSONField(null=True, blank=True)  # botkit MatchResult.to_json()
+    phh = models.TextField(blank=True)  # the hands as a .phhs file (small matches only)
+    error = models.TextField(blank=True)
+    error_code = models.CharField(max_length=40, blank=True)  # e.g. remote_bots_not_connected
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.status})"
+
+    @property
+    def title(self) -> str:
+        s = self.settings
+        mode = " duplicate" if s.get("duplicate") else ""
+        return (f"{' vs '.join(s.get('bots', []))}: {s.get('hands')} hands "
+                f"{s.get('structure', 'NL')} {s.get('small_blind', 1)}/{s.get('big_blind', 2)}"
+                f"{mode}, seed {s.get('seed')}")

@@ -1,0 +1,290 @@
+"""Writes of the research app: incremental statistics and batch matches.
+
+* :func:`update_stats` — count finished ``tables.Hand`` rows into
+  :class:`~research.models.PlayerStats` (idempotent; safe in several processes).
+* :func:`create_match` / :func:`run_match` — store a batch match and play it with
+  :func:`botkit.match.play_match`.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import tempfile
+import threading
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from botkit.house import HOUSE_BOTS, make_bot
+from botkit.match import MatchSettings, play_match
+from botkit.stats import PlayerStats as Counters
+from botkit.stats import StatsAccumulator
+from tables.models import Hand
+
+from . import remote
+from .models import MatchRun, MatchStatus, PlayerStats, StatsCursor
+
+log = logging.getLogger(__name__)
+Json = dict[str, Any]
+
+# A hand still running after this long (a stuck table) no longer holds the cursor back.
+STUCK_HAND = timedelta(hours=6)
+
+
+def conf(name: str) -> Any:
+    defaults = {"MAX_MATCH_HANDS": 100_000, "PHH_MAX_HANDS": 2000, "MATCHES_IN_THREAD": True,
+                "REMOTE_TURN_SECONDS": 10.0, "REMOTE_CONNECT_SECONDS": 120.0}
+    return getattr(settings, "RESEARCH", {}).get(name, defaults[name])
+
+
+# ------------------------------------------------------------- statistics
+
+
+def _cursor() -> StatsCursor:
+    StatsCursor.objects.get_or_create(name="hands")
+    return StatsCursor.objects.select_for_update().get(name="hands")
+
+
+def update_stats(limit: int = 2000) -> int:
+    """Count up to ``limit`` newly finished hands; returns how many were counted.
+
+    Hands are read in id order from the stored cursor. A hand that is still being
+    played stops the reading there (its id is below later, finished hands), so no
+    hand is ever skipped; the cursor and the counters change in one transaction
+    with the cursor row locked, so a hand is never counted twice.
+    """
+    with transaction.atomic():
+        cursor = _cursor()
+        start = cursor.last_hand_id
+        running = (Hand.objects.filter(pk__gt=start, ended_at__isnull=True,
+                                       started_at__gte=timezone.now() - STUCK_HAND)
+                   .order_by("pk").values_list("pk", flat=True).first())
+        hands = Hand.objects.filter(pk__gt=start, ended_at__isnull=False)
+        if running is not None:
+            hands = hands.filter(pk__lt=running)
+        batch = list(hands.order_by("pk").select_related("table")
+                     .prefetch_related("players")[:limit])
+        if not batch:
+            return 0
+        acc = StatsAccumulator()
+        last_hand: dict[str, int] = {}
+        for hand in batch:
+            seats = {p.seat: str(p.player_id) for p in hand.players.all()
+                     if p.player_id is not None}
+            acc.add_hand(hand.events, seats, big_blind=hand.table.big_blind or 1)
+            for player_id in seats.values():
+                last_hand[player_id] = hand.pk
+        for player_id, counters in acc.players.items():
+            if not player_id.isdigit():
+                continue  # a seat without a stored player (cannot happen for new hands)
+            row, _ = PlayerStats.objects.select_for_update().get_or_create(
+                player_id=int(player_id))
+            total = Counters.from_json(row.counters) if row.counters else Counters()
+            total.merge(counters)
+            row.counters = total.to_json()
+            row.hands, row.net = total.hands, total.net
+            row.last_hand_id = last_hand.get(player_id, row.last_hand_id)
+            row.save()
+        cursor.last_hand_id = batch[-1].pk
+        cursor.save(update_fields=["last_hand_id", "updated_at"])
+        return len(batch)
+
+
+def update_all_stats(batch: int = 2000) -> int:
+    """Count every finished hand not counted yet."""
+    total = 0
+    while counted := update_stats(batch):
+        total += counted
+    return total
+
+
+# ---------------------------------------------------------------- matches
+
+STRUCTURES = ("NL", "PL", "FL")
+
+
+def validate_match(data: Json) -> Json:
+    """Checked, complete match settings (raises ValueError with a clear sentence)."""
+    bots = data.get("bots")
+    if isinstance(bots, str):
+        bots = [b.strip() for b in bots.split(",") if b.strip()]
+    if not isinstance(bots, list) or not 2 <= len(bots) <= 10:
+        raise ValueError("A match needs 2 to 10 bots.")
+    participants = [_participant(entry) for entry in bots]
+    remote_ids = [p["player_id"] for p in participants if p["kind"] == "remote"]
+    if len(set(remote_ids)) != len(remote_ids):
+        raise ValueError("A remote bot can take only one seat in a match.")
+    hands = data.get("hands", 1000)
+    if type(hands) is not int or not 1 <= hands <= conf("MAX_MATCH_HANDS"):
+        raise ValueError(f"hands is 1 to {conf('MAX_MATCH_HANDS')}.")
+    structure = data.get("structure", "NL")
+    if structure not in STRUCTURES:
+        raise ValueError("structure is NL, PL or FL.")
+    small, big = data.get("small_blind", 1), data.get("big_blind", 2)
+    if type(small) is not int or type(big) is not int or not 1 <= small <= big <= 1_000_000:
+        raise ValueError("The blinds are whole numbers with 1 <= small_blind <= big_blind.")
+    seed = data.get("seed", 1)
+    if type(seed) is not int or not 0 <= seed < 2**63:
+        raise ValueError("seed is a whole number >= 0.")
+    stack = data.get("stack_bb", 200)
+    if type(stack) is not int or not 1 <= stack <= 10_000:
+        raise ValueError("stack_bb is 1 to 10000 big blinds.")
+    checked: Json = {
+        "bots": [p["name"] for p in participants], "hands": hands, "seed": seed,
+        "duplicate": bool(data.get("duplicate", False)), "structure": structure,
+        "small_blind": small, "big_blind": big, "stack_bb": stack}
+    if remote_ids:
+        checked["participants"] = participants
+        for name, low, high, default in (("turn_seconds", 0.05, 60, conf("REMOTE_TURN_SECONDS")),
+                                         ("connect_seconds", 0.5, 3600,
+                                          conf("REMOTE_CONNECT_SECONDS"))):
+            value = data.get(name)
+            value = default if value is None else value
+            if type(value) not in (int, float) or not low <= value <= high:
+                raise ValueError(f"{name} is {low:g} to {high:g} seconds.")
+            checked[name] = value
+    return checked
+
+
+def _participant(entry: Any) -> Json:
+    """A house bot (``"rule_based"``) or a remote bot (``{"remote": "Skynet"}`` or
+    ``"remote:Skynet"``), named by its bot player (anyone's bot: its owner connects it)."""
+    if isinstance(entry, str) and entry.startswith("remote:"):
+        entry = {"remote": entry.split(":", 1)[1].strip()}
+    if isinstance(entry, dict) and set(entry) == {"remote"} and isinstance(entry["remote"], str):
+        from accounts.models import Player, PlayerKind
+
+        name = entry["remote"]
+        bot = (Player.objects.live().filter(name__iexact=name, kind=PlayerKind.BOT,
+                                            house_strategy="").first())
+        if bot is None:
+            raise ValueError(f"No bot called “{name}” (a remote participant is a bot player "
+                             "with a token, not a house bot).")
+        return {"name": bot.name, "kind": "remote", "player_id": bot.pk}
+    if isinstance(entry, str) and entry in HOUSE_BOTS:
+        return {"name": entry, "kind": "house", "house": entry}
+    raise ValueError(f"No house bot called “{entry}” (known: {', '.join(HOUSE_BOTS)}); "
+                     "a remote bot is {\"remote\": \"<bot name>\"}.")
+
+
+def create_match(*, settings_data: Json, user: User | None) -> MatchRun:
+    """Store a queued match and have it played after the commit (off the request path)."""
+    match = MatchRun.objects.create(created_by=user, settings=validate_match(settings_data))
+    transaction.on_commit(lambda: launch(match.pk))
+    return match
+
+
+def launch(match_id: int) -> None:
+    """Play a stored match in a background thread (or right here, see RESEARCH settings)."""
+    if not conf("MATCHES_IN_THREAD"):
+        run_match(match_id)
+        return
+
+    def target() -> None:
+        try:
+            run_match(match_id)
+        finally:
+            close_old_connections()
+
+    threading.Thread(target=target, name=f"match-{match_id}", daemon=True).start()
+
+
+def _names(kinds: list[str]) -> list[str]:
+    names: list[str] = []
+    for kind in kinds:
+        copies = sum(1 for n in names if n.split("#")[0] == kind)
+        names.append(f"{kind}#{copies + 1}" if copies else kind)
+    return names
+
+
+def run_match(match_id: int) -> MatchRun:
+    """Play a queued match and store its results (status ``done`` or ``failed``).
+
+    With remote participants the match first waits (status ``waiting``) until every
+    remote bot is connected to ``/ws/matches/<id>/`` (``connect_seconds``), else it
+    fails with ``error_code`` ``remote_bots_not_connected``.
+    """
+    with transaction.atomic():
+        match = MatchRun.objects.select_for_update().get(pk=match_id)
+        if match.status != MatchStatus.QUEUED:
+            return match
+        s = match.settings
+        participants = s.get("participants") or [
+            {"name": name, "kind": "house", "house": name} for name in s["bots"]]
+        has_remote = any(p["kind"] == "remote" for p in participants)
+        match.status = MatchStatus.WAITING if has_remote else MatchStatus.RUNNING
+        match.started_at = timezone.now()
+        match.save(update_fields=["status", "started_at"])
+    link: remote.Link | None = None
+    hub: remote.Hub | None = None
+    try:
+        names = _names([p["name"] for p in participants])
+        config = MatchSettings(structure=s["structure"], small_blind=s["small_blind"],
+                               big_blind=s["big_blind"], stack=s["stack_bb"] * s["big_blind"])
+        bots: dict[str, Any] = {}
+        remotes: dict[str, remote.RemoteBot] = {}
+        if has_remote:
+            link = remote.Link(wait_for_loop=float(s["connect_seconds"]), waiting_for=", ".join(
+                p["name"] for p in participants if p["kind"] == "remote"))
+            hub = remote.Hub(match_id, link)
+        for i, (name, p) in enumerate(zip(names, participants, strict=True)):
+            if p["kind"] == "remote":
+                assert hub is not None
+                bot = remote.RemoteBot(hub, p["player_id"], name,
+                                       turn_seconds=float(s["turn_seconds"]),
+                                       reconnect_seconds=float(s["connect_seconds"]),
+                                       stack=s["stack_bb"] * s["big_blind"])
+                hub.add(bot)
+                bots[name] = remotes[name] = bot
+            else:
+                bots[name] = make_bot(p["house"], random.Random(s["seed"] * 1000 + i))
+        if hub is not None:
+            hub.wait_connected(float(s["connect_seconds"]))
+            match.status = MatchStatus.RUNNING
+            match.save(update_fields=["status"])
+            rotations = len(names) if s["duplicate"] else 1
+            for bot in remotes.values():
+                bot.started = {
+                    "type": "match_started", "match": match_id, "bot": bot.name,
+                    "bots": names, "hands": max(1, s["hands"] // rotations) * rotations,
+                    "settings": s, "turn_seconds": s["turn_seconds"]}
+                bot.tell(bot.started)
+        with tempfile.TemporaryDirectory() as directory:
+            keep_phh = s["hands"] <= conf("PHH_MAX_HANDS")
+            result = play_match(bots, config, hands=s["hands"], seed=s["seed"],
+                                duplicate=s["duplicate"], phh_out=directory if keep_phh else None,
+                                record=False)
+            phh = (Path(directory) / "match.phhs").read_text() if keep_phh else ""
+        results = result.to_json()
+        for name, row in results["bots"].items():
+            row["kind"] = "remote" if name in remotes else "house"
+            if name in remotes:
+                row.update(remotes[name].summary())
+        match.results, match.phh = results, phh
+        match.status = MatchStatus.DONE
+    except remote.MatchAborted as error:
+        log.warning("match %s failed: %s", match_id, error)
+        match.status, match.error, match.error_code = MatchStatus.FAILED, str(error), error.code
+    except Exception as error:  # stored for the user; the server goes on
+        log.exception("match %s failed", match_id)
+        match.status, match.error = MatchStatus.FAILED, f"{type(error).__name__}: {error}"
+        match.error_code = "match_error"
+    match.finished_at = timezone.now()
+    match.save(update_fields=["results", "phh", "status", "error", "error_code", "finished_at"])
+    if hub is not None:
+        try:
+            hub.broadcast({"type": "match_over", "match": match_id, "status": match.status,
+                           "results": match.results,
+                           "error": ({"code": match.error_code, "message": match.error}
+                                     if match.error_code else None)})
+        except Exception:
+            log.exception("match %s: could not tell the remote bots it is over", match_id)
+    if link is not None:
+        link.close()
+    return match

@@ -1,0 +1,147 @@
+// The lobby: filters and sorting (server side), selection, live updates.
+// Server text is only ever inserted with textContent.
+import { el, wsUrl } from "./dom.js";
+
+const form = document.getElementById("filters");
+const rows = document.getElementById("table-rows");
+const empty = document.getElementById("no-tables");
+const live = document.getElementById("lobby-live");
+let sort = { key: "name", dir: "asc" };
+let selected = null;
+let tables = [];
+let pending = null;
+
+function query() {
+  const params = new URLSearchParams();
+  for (const [k, v] of new FormData(form)) if (String(v).trim()) params.set(k, String(v).trim());
+  params.set("sort", sort.key);
+  params.set("dir", sort.dir);
+  return params;
+}
+
+async function refresh() {
+  const params = query();
+  const response = await fetch(`/lobby/tables.json?${params}`, { headers: { Accept: "application/json" } });
+  if (!response.ok) return;
+  tables = (await response.json()).tables;
+  render();
+}
+
+function refreshSoon() {
+  clearTimeout(pending);
+  pending = setTimeout(refresh, 150);
+}
+
+function render() {
+  rows.replaceChildren(...tables.map(row));
+  empty.hidden = tables.length > 0;
+  for (const th of document.querySelectorAll("[data-sort]")) {
+    const on = th.dataset.sort === sort.key;
+    th.parentElement.setAttribute("aria-sort", on ? (sort.dir === "asc" ? "ascending" : "descending") : "none");
+    th.classList.toggle("sorted", on);
+    th.dataset.dir = on ? sort.dir : "";
+  }
+  const current = tables.find((t) => t.id === selected);
+  showSelected(current || null);
+}
+
+function row(t) {
+  const tr = el("tr", { class: "table-row", tabindex: "0", "data-id": String(t.id) });
+  if (t.id === selected) tr.classList.add("selected");
+  const search = form.elements.player.value.trim();
+  const name = el("td", {}, el("span", { class: "tname" }, t.name));
+  if (search) {
+    const hits = t.players.filter((p) => p.match).map((p) => p.name);
+    if (hits.length) name.append(el("span", { class: "badge found" }, `${hits.join(", ")} here`));
+  }
+  tr.append(
+    name,
+    el("td", {}, t.game_name),
+    el("td", {}, t.structure),
+    el("td", { class: "num" }, t.ante ? `${t.stakes} a${t.ante}` : t.stakes),
+    el("td", { class: "num" }, `${t.taken}/${t.seat_count}`),
+    el("td", { class: "num" }, String(t.free)),
+    el("td", { class: "num" }, String(t.avg_pot)),
+    el("td", { class: "num" }, String(t.hands_per_hour)),
+    el("td", { class: "num" }, `${t.turn_seconds}s`),
+  );
+  tr.addEventListener("click", () => select(t.id));
+  tr.addEventListener("dblclick", () => { location.href = t.url; });
+  tr.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") location.href = t.url;
+    if (e.key === " ") { e.preventDefault(); select(t.id); }
+  });
+  return tr;
+}
+
+function select(id) {
+  selected = id;
+  render();
+}
+
+function showSelected(t) {
+  const list = document.getElementById("sel-players");
+  const open = document.getElementById("sel-open");
+  const hands = document.getElementById("sel-hands");
+  if (!t) {
+    document.getElementById("sel-name").textContent = "Select a table";
+    document.getElementById("sel-game").textContent = "Click a row to see who is playing.";
+    list.replaceChildren();
+    open.hidden = hands.hidden = true;
+    return;
+  }
+  document.getElementById("sel-name").textContent = t.name;
+  document.getElementById("sel-game").textContent =
+    `${t.game_name} · buy-in ${t.min_buy_in}–${t.max_buy_in ?? "no max"} · ${t.turn_seconds}s per action`;
+  const items = t.players.map((p) => el("li", { class: p.match ? "match" : "" },
+    el("span", { class: "seatno" }, `#${p.seat + 1}`),
+    el("span", { class: "pname" }, p.name),
+    p.is_bot ? el("span", { class: "badge bot" }, "bot") : "",
+    p.state !== "playing" ? el("span", { class: "badge" }, p.state.replaceAll("_", " ")) : "",
+    el("span", { class: "stack" }, String(p.stack))));
+  if (!items.length) items.push(el("li", { class: "muted" }, "Nobody sits here yet."));
+  for (let i = t.taken; i < t.seat_count && i < t.taken + 1; i++) {
+    items.push(el("li", { class: "muted" }, `${t.free} free seat${t.free === 1 ? "" : "s"}`));
+  }
+  list.replaceChildren(...items);
+  open.href = t.url;
+  open.textContent = t.free ? "Open table · sit or watch" : "Open table · watch";
+  open.hidden = false;
+  hands.href = `${t.url}hands/`;
+  hands.hidden = false;
+}
+
+for (const button of document.querySelectorAll("[data-sort]")) {
+  button.addEventListener("click", () => {
+    const key = button.dataset.sort;
+    sort = { key, dir: sort.key === key && sort.dir === "asc" ? "desc" : "asc" };
+    refresh();
+  });
+}
+form.addEventListener("input", refreshSoon);
+form.addEventListener("change", refreshSoon);
+form.addEventListener("reset", () => setTimeout(refresh, 0));
+form.addEventListener("submit", (e) => { e.preventDefault(); refresh(); });
+
+const createPanel = document.getElementById("create-panel");
+document.getElementById("open-create")?.addEventListener("click", () => {
+  createPanel.hidden = false;
+  createPanel.querySelector("input")?.focus();
+});
+document.getElementById("close-create")?.addEventListener("click", () => { createPanel.hidden = true; });
+
+// Live: the lobby websocket says when a table appears, changes seats or closes;
+// a slow poll refreshes stacks, average pots and hands/hour.
+function connect(delay = 1000) {
+  const socket = new WebSocket(wsUrl("/ws/lobby/"));
+  socket.addEventListener("open", () => { live.classList.add("on"); live.textContent = "live"; delay = 1000; });
+  socket.addEventListener("message", () => refreshSoon());
+  socket.addEventListener("close", () => {
+    live.classList.remove("on");
+    live.textContent = "reconnecting";
+    setTimeout(() => connect(Math.min(delay * 2, 10000)), delay);
+  });
+}
+connect();
+setInterval(() => { if (!document.hidden) refresh(); }, 4000);
+refresh();

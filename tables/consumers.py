@@ -1,0 +1,182 @@
+"""The table websocket (docs/protocol.md): a thin adapter.
+
+Authenticate, check size and rate, decode, call one service, forward what the
+fan-out sends. No rules, no game state, no timers here.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from accounts.models import Player
+
+from . import fanout, presence, selectors, services
+from .errors import TableError
+from .wire import TokenBucket, WireError, decode
+
+PROTOCOL = 1
+log = logging.getLogger(__name__)
+COMMANDS = set(services.COMMANDS)
+CLOSE_CODES = {"not_authenticated": 4401, "table_not_found": 4404, "table_closed": 4410}
+
+
+def _parallel() -> bool:
+    """``TABLES["DB_PARALLEL"]``: run database calls in asgiref's thread pool instead
+    of Channels' one shared thread (off by default: see docs/benchmarks.md, "Scale")."""
+    return bool(settings.TABLES.get("DB_PARALLEL", False))
+
+
+def _collected(call: Callable[..., Any], kwargs: dict[str, Any]) -> tuple[Any, list[Any]]:
+    with fanout.collecting() as batches:
+        return call(**kwargs), batches
+
+
+async def db(call: Callable[..., Any], **kwargs: Any) -> Any:
+    """Call a service in a database thread; its fan-out (after the commit) is sent from
+    here, on the event loop, before this returns (so before any ``ack``)."""
+    result, batches = await database_sync_to_async(
+        _collected, thread_sensitive=not _parallel())(call, kwargs)
+    if batches:
+        await fanout.apublish(batches)
+    return result
+
+
+def _player_ids(user: Any, bot: Player | None) -> list[int]:
+    if bot is not None:
+        return [bot.pk]
+    return list(Player.objects.live().filter(owner=user).values_list("pk", flat=True))
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        conf = settings.TABLES
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        self.bot: Player | None = self.scope.get("bot")
+        self.version = 0
+        self.joined: list[str] = []
+        self.registered = False
+        self.bucket = TokenBucket(conf["RATE_PER_SECOND"], conf["RATE_BURST"])
+        await self.accept()
+        if self.user is None or not self.user.is_authenticated:
+            await self.refuse(TableError("not_authenticated",
+                                         "Log in, or send “Authorization: Bearer <bot token>”."))
+            return
+        omniscient = self.user.can_see_all_cards
+        groups = [fanout.omniscient_group(self.table_id) if omniscient
+                  else fanout.public_group(self.table_id)]
+        players = await db(_player_ids, user=self.user, bot=self.bot)
+        groups += [fanout.player_group(self.table_id, p) for p in players]
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.joined.append(group)
+        try:
+            await db(services.connect, table_id=self.table_id,
+                     channel_name=self.channel_name, user=self.user, bot=self.bot)
+            self.registered = True
+            presence.writer().add(self)
+            await self.send_snapshot()
+        except TableError as error:
+            await self.refuse(error)
+
+    async def refuse(self, error: TableError) -> None:
+        await self.send_json({"type": "error", "version": self.version, **error.to_json()})
+        await self.close(code=CLOSE_CODES.get(error.code, 4400))
+
+    async def disconnect(self, code: int) -> None:
+        # Presence first: it is what the table needs (the player is sat out). Leaving
+        # the groups is best effort: a failure there (Redis busy when many sockets
+        # close at once) must not skip it, and a stale member only expires.
+        if getattr(self, "registered", False):
+            presence.writer().remove(self)
+            await db(services.disconnect, channel_name=self.channel_name)
+        for group in getattr(self, "joined", []):
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:
+                log.warning("group_discard %s failed", group, exc_info=True)
+
+    # ------------------------------------------------------------ sending
+    async def send_json(self, data: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(data, separators=(",", ":")))
+
+    async def send_snapshot(self, request_id: Any = None) -> None:
+        data = await db(selectors.snapshot, table_id=self.table_id, user=self.user,
+                        bot=self.bot)
+        self.version = max(self.version, data["version"])
+        turn = data.pop("your_turn")
+        if request_id is not None:
+            data["request_id"] = request_id
+        await self.send_json(data)
+        if turn is not None:
+            await self.send_json(turn)
+
+    async def table_message(self, event: dict[str, Any]) -> None:
+        """Forward what the fan-out sent to one of this connection's groups."""
+        message = event["message"]
+        self.version = max(self.version, int(message.get("version") or 0))
+        await self.send_json(message)
+
+    async def error(self, code: str, message: str, request_id: Any = None) -> None:
+        data = {"type": "error", "version": self.version, "code": code, "message": message}
+        if request_id is not None:
+            data["request_id"] = request_id
+        await self.send_json(data)
+
+    # ---------------------------------------------------------- receiving
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.registered:
+            return
+        if not self.bucket.take():
+            await self.error("rate_limited", "Too many messages; slow down.")
+            return
+        presence.writer().heard_from(self)
+        try:
+            data, request_id = decode(text_data)
+        except WireError as error:
+            await self.error(error.code, error.message)
+            return
+        try:
+            await self.dispatch_message(data["type"], data, request_id)
+        except TableError as error:
+            await self.error(error.code, error.message, request_id)
+
+    async def register_again(self) -> None:
+        """Swept while silent, but heard from again: the player is back (tables.presence)."""
+        try:
+            await db(services.connect, table_id=self.table_id, channel_name=self.channel_name,
+                     user=self.user, bot=self.bot)
+        except TableError as error:
+            await self.refuse(error)
+
+    async def dispatch_message(self, kind: str, data: dict[str, Any], request_id: Any) -> None:
+        if kind == "ping":
+            reply = {"type": "pong", "version": self.version}
+            if request_id is not None:
+                reply["request_id"] = request_id
+            await self.send_json(reply)
+        elif kind == "snapshot":
+            await self.send_snapshot(request_id)
+        elif kind == "chat":
+            await db(services.chat, table_id=self.table_id, user=self.user, bot=self.bot,
+                     text=data.get("text"))
+            await self.ack(request_id, self.version)
+        elif kind in COMMANDS:
+            result = await db(services.execute, table_id=self.table_id, user=self.user,
+                              bot=self.bot, command=data)
+            await self.ack(request_id, result.version)
+        else:
+            raise TableError("unknown_type", f"Unknown message type {kind!r}.")
+
+    async def ack(self, request_id: Any, version: int) -> None:
+        reply: dict[str, Any] = {"type": "ack", "version": version}
+        if request_id is not None:
+            reply["request_id"] = request_id
+        await self.send_json(reply)

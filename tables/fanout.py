@@ -1,0 +1,188 @@
+"""Messages to clients, built inside the transaction and sent after the commit.
+
+Groups (one ``group_send`` each per batch):
+
+* ``table.<id>``           — the public view (spectators, players)
+* ``table.<id>.all``       — superusers (every card); they join it instead of the public one
+* ``table.<id>.p.<player>`` — one player's private messages (own hole cards, ``your_turn``)
+
+The channel layer only delivers; it may drop messages. Every message carries the
+table version, and a client that sees a gap asks for a snapshot.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from engine.events import Event
+from engine.projection import Viewer
+
+if TYPE_CHECKING:
+    from .runtime import TableRun
+
+Json = dict[str, Any]
+Batch = list[tuple[str, Json]]
+log = logging.getLogger(__name__)
+
+
+def public_group(table_id: int) -> str:
+    return f"table.{table_id}"
+
+
+def omniscient_group(table_id: int) -> str:
+    return f"table.{table_id}.all"
+
+
+def player_group(table_id: int, player_id: int | str) -> str:
+    return f"table.{table_id}.p.{player_id}"
+
+
+def project(game: Any, event: Event | Json, viewer: Viewer) -> Json | None:
+    """Runtime events (plain dicts) are public; engine events go through the projection."""
+    if isinstance(event, dict):
+        return dict(event)
+    result: Json | None = game.project_event(event, viewer)
+    return result
+
+
+def time_left(deadline: datetime | None, now: datetime) -> float | None:
+    if deadline is None:
+        return None
+    return max(0.0, round((deadline - now).total_seconds(), 3))
+
+
+def turn_info(table: Any, now: datetime) -> Json | None:
+    """Public: whose turn it is and until when (everyone watching sees the time left)."""
+    if table.to_act_seat is None:
+        return None
+    return {
+        "seat": table.to_act_seat,
+        "hand": table.current_hand_id,
+        "deadline": table.deadline.isoformat() if table.deadline else None,
+        "time_left": time_left(table.deadline, now),
+    }
+
+
+def bot_view(game: Any, state: Any, seat: int, table: Any, now: datetime) -> Json:
+    """What the player in ``seat`` sees when it must act: the same dict a house bot's
+    ``act(view)`` receives. The engine's table projection for that seat plus
+    ``seat``, ``legal`` (legal actions with min/max) and ``time_left``."""
+    view: Json = game.view(state, Viewer.of(seat))
+    view["seat"] = seat
+    view["legal"] = game.legal_actions(state, seat)
+    view["time_left"] = time_left(table.deadline, now)
+    return view
+
+
+def your_turn(game: Any, state: Any, table: Any, now: datetime) -> Json:
+    seat = table.to_act_seat
+    view = bot_view(game, state, seat, table, now)
+    return {
+        "type": "your_turn",
+        "table": table.pk,
+        "version": table.decision_version,
+        "hand": table.current_hand_id,
+        "seat": seat,
+        "legal": view["legal"],
+        "time_left": view["time_left"],
+        "deadline": table.deadline.isoformat() if table.deadline else None,
+        "view": view,
+    }
+
+
+def build_batch(run: TableRun, *, new_turn: bool) -> Batch:
+    """Every message one accepted command produces, with their groups."""
+    table, game, state, now = run.table, run.game, run.state, run.now
+    version, turn = table.version, turn_info(table, now)
+    batch: Batch = []
+    for group, viewer in ((public_group(table.pk), Viewer.spectator()),
+                          (omniscient_group(table.pk), Viewer.superuser())):
+        events = [p for e in run.events if (p := project(game, e, viewer)) is not None]
+        batch.append((group, {"type": "events", "table": table.pk, "version": version,
+                              "events": events, "turn": turn}))
+    private: dict[int, list[Event]] = {}
+    for event in run.events:
+        if not isinstance(event, dict) and event.audience is not None:
+            private.setdefault(event.audience, []).append(event)
+    for seat, events in private.items():
+        occupant = state.seats[seat] if seat < len(state.seats) else None
+        if occupant is None:
+            continue
+        viewer = Viewer.of(seat)
+        batch.append((player_group(table.pk, occupant.player_id), {
+            "type": "private", "table": table.pk, "version": version, "seat": seat,
+            "events": [p for e in events if (p := project(game, e, viewer)) is not None],
+        }))
+    if new_turn and table.to_act_seat is not None:
+        occupant = state.seats[table.to_act_seat]
+        batch.append((player_group(table.pk, occupant.player_id),
+                      your_turn(game, state, table, now)))
+    return batch
+
+
+LOBBY_GROUP = "lobby"
+
+
+def announce_to_lobby(table_id: int, reason: str) -> Batch:
+    """The message that tells open lobbies a table appeared, changed seats or closed.
+
+    Only occupancy and status changes are announced (not every stack change), so the
+    lobby group's traffic does not grow with the number of hands played.
+    """
+    return [(LOBBY_GROUP, {"type": "table_changed", "table": table_id, "reason": reason})]
+
+
+_collecting = threading.local()
+
+
+@contextmanager
+def collecting() -> Iterator[list[Batch]]:
+    """Inside this block (in one thread) :func:`publish` only collects the committed
+    batches; the caller sends them with :func:`apublish` from its event loop. So a
+    consumer's database thread never waits for Redis round trips."""
+    batches: list[Batch] = []
+    previous = getattr(_collecting, "batches", None)
+    _collecting.batches = batches
+    try:
+        yield batches
+    finally:
+        _collecting.batches = previous
+
+
+def publish(batch: Batch) -> None:
+    """Send after the commit. A lost message is not fatal: clients resync on a gap."""
+    pending = getattr(_collecting, "batches", None)
+    if pending is not None:
+        pending.append(batch)
+        return
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, message in batch:
+        try:
+            kind = "lobby.message" if group == LOBBY_GROUP else "table.message"
+            async_to_sync(layer.group_send)(group, {"type": kind, "message": message})
+        except Exception:  # delivery is best effort; the database is the truth
+            log.exception("group_send to %s failed", group)
+
+
+async def apublish(batches: list[Batch]) -> None:
+    """:func:`publish` from an event loop, in order (batches collected by :func:`collecting`)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for batch in batches:
+        for group, message in batch:
+            try:
+                kind = "lobby.message" if group == LOBBY_GROUP else "table.message"
+                await layer.group_send(group, {"type": kind, "message": message})
+            except Exception:  # delivery is best effort; the database is the truth
+                log.exception("group_send to %s failed", group)

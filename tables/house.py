@@ -1,0 +1,23 @@
+"""Server-side ("house") bots: a player with ``house_strategy`` set is played here.
+
+The strategy object comes from ``settings.TABLES["HOUSE_BOT_FACTORY"]``
+(``botkit.house.make_bot`` by default: ``make_bot(strategy) -> bot`` with
+``bot.act(view) -> action dict``). Instances are cached per player in this process.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.utils.module_loading import import_string
+
+_bots: dict[tuple[str, int, str], Any] = {}
+
+
+def bot_for(player_id: int, strategy: str) -> Any:
+    factory_path = settings.TABLES["HOUSE_BOT_FACTORY"]
+    key = (factory_path, player_id, strategy)
+    if key not in _bots:
+        _bots[key] = import_string(factory_path)(strategy)
+    return _bots[key]

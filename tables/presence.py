@@ -1,0 +1,82 @@
+"""Batched presence: one database write per process every few seconds, not one per
+connection.
+
+A websocket that sends anything is marked as heard from (a set, in memory); every
+``PRESENCE_WRITE_EVERY`` seconds one task per process writes ``last_seen`` for all
+of them at once (:func:`tables.services.heartbeat_many`). The worker's sweep drops
+connections silent for ``PRESENCE_TIMEOUT`` seconds, which is several write
+periods. A connection the sweep already dropped while it was silent registers
+again (the player is back).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Protocol
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+from . import services
+
+log = logging.getLogger(__name__)
+
+
+class Present(Protocol):
+    channel_name: str
+
+    async def register_again(self) -> None: ...
+
+
+class PresenceWriter:
+    """The per-process (per event loop) batch of heartbeats."""
+
+    def __init__(self) -> None:
+        self.heard: set[str] = set()
+        self.consumers: dict[str, Present] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    def add(self, consumer: Present) -> None:
+        self.consumers[consumer.channel_name] = consumer
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self.run())
+
+    def remove(self, consumer: Present) -> None:
+        self.consumers.pop(consumer.channel_name, None)
+        self.heard.discard(consumer.channel_name)
+
+    def heard_from(self, consumer: Present) -> None:
+        self.heard.add(consumer.channel_name)
+
+    async def flush(self) -> None:
+        names, self.heard = self.heard, set()
+        if not names:
+            return
+        gone = await database_sync_to_async(services.heartbeat_many)(channel_names=names)
+        for name in gone:
+            consumer = self.consumers.get(name)
+            if consumer is not None:
+                await consumer.register_again()
+
+    async def run(self) -> None:
+        while self.consumers:
+            await asyncio.sleep(settings.TABLES["PRESENCE_WRITE_EVERY"])
+            try:
+                await self.flush()
+            except Exception:  # a database hiccup: the next round writes again
+                log.exception("presence flush failed")
+
+
+_writers: dict[Any, PresenceWriter] = {}
+
+
+def writer() -> PresenceWriter:
+    """The writer of the running event loop (tests run several loops in one process)."""
+    loop = asyncio.get_running_loop()
+    found = _writers.get(loop)
+    if found is None:
+        for old in [key for key in _writers if key.is_closed()]:
+            del _writers[old]
+        found = _writers[loop] = PresenceWriter()
+    return found

@@ -1,0 +1,510 @@
+"""Every change of a table goes through here: one transaction, the table row locked.
+
+* :func:`create_table` — a new table.
+* :func:`execute` — every client command (sit, leave, sit_out, sit_in, wait_for_bb,
+  add_chips, act), for the websocket consumer and the REST API alike.
+* :func:`chat` — store and relay a chat line.
+* presence: :func:`connect`, :func:`heartbeat`, :func:`heartbeat_many`, :func:`disconnect`,
+  :func:`sweep_presence`.
+* background work: :func:`fire_due_timers`, :func:`run_house_bots`,
+  :func:`close_abandoned_tables` (the worker calls them; each is safe to run in
+  several processes at once: the row lock and the stored deadline decide who fires).
+
+Errors: :class:`tables.errors.TableError` (stable ``code``); nothing changes on error.
+Events go to clients only after the commit (:mod:`tables.fanout`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts import services as ledger
+from accounts.models import Player, User
+from engine.errors import EngineError
+from engine.registry import get_game
+from engine.table import SITTING_OUT
+
+from . import fanout, house
+from .errors import TableError
+from .models import ChatMessage, Connection, Seat, Table, TableStatus
+from .runtime import TableRun, conf, locked_table
+
+Json = dict[str, Any]
+log = logging.getLogger(__name__)
+PROCESS = f"{socket.gethostname()}:{os.getpid()}"
+COMMANDS = ("sit", "leave", "sit_out", "sit_in", "wait_for_bb", "add_chips", "act")
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """An accepted command: the table's version after it."""
+
+    table_id: int
+    version: int
+
+
+# ---------------------------------------------------------------- tables
+
+
+def create_table(*, creator: User, name: str, game: str = "holdem", settings: Json,
+                 turn_seconds: int | None = None) -> Table:
+    """A new, empty table. ``settings`` are the game's (validated by the engine)."""
+    if not getattr(creator, "can_create_tables", False):
+        raise TableError("not_allowed", "Your account may not create tables.")
+    if not isinstance(name, str) or not 1 <= len(name.strip()) <= 80:
+        raise TableError("bad_name", "A table name is 1 to 80 characters.")
+    turn = conf("TURN_SECONDS") if turn_seconds is None else turn_seconds
+    if type(turn) is not int or not 3 <= turn <= 3600:
+        raise TableError("bad_settings", "The turn time is 3 to 3600 seconds.")
+    try:
+        engine_game = get_game(game)
+        validated = engine_game.validate_settings(settings)
+        state = engine_game.create(validated)
+    except EngineError as error:
+        raise TableError.from_engine(error) from None
+    try:
+        with transaction.atomic():
+            table = Table.objects.create(
+                name=name.strip(), game=game, game_name=engine_game.display_name(validated),
+                structure=getattr(validated, "structure", ""),
+                small_blind=getattr(validated, "small_blind", 0),
+                big_blind=getattr(validated, "big_blind", 0),
+                ante=getattr(validated, "ante", 0),
+                seat_count=len(state.seats),
+                min_buy_in=getattr(validated, "min_buy_in", 0),
+                max_buy_in=getattr(validated, "max_buy_in", None),
+                turn_seconds=turn, creator=creator, state=engine_game.dump(state),
+            )
+            announcement = fanout.announce_to_lobby(table.pk, "created")
+            transaction.on_commit(lambda: fanout.publish(announcement))
+            return table
+    except IntegrityError:
+        raise TableError("name_taken", f"There is already a table called “{name}”.") from None
+
+
+# -------------------------------------------------------------- commands
+
+
+def _field(command: Json, name: str, kind: type, *, required: bool = True,
+           default: Any = None) -> Any:
+    if name not in command:
+        if required:
+            raise TableError("malformed_message", f"The field “{name}” is missing.")
+        return default
+    value = command[name]
+    if kind is int and (type(value) is not int):
+        raise TableError("malformed_message", f"The field “{name}” must be a whole number.")
+    if kind is not int and not isinstance(value, kind):
+        raise TableError("malformed_message", f"The field “{name}” has the wrong type.")
+    return value
+
+
+def _check_user(user: Any, bot: Player | None) -> None:
+    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+        raise TableError("not_authenticated", "Log in (or send a bot token) first.")
+    if bot is not None and (bot.owner_id != user.pk or bot.is_deleted):
+        raise TableError("not_authenticated", "This bot token is not valid.")
+
+
+def _my_seat(run: TableRun, user: User, bot: Player | None, command: Json,
+             prefer: int | None = None) -> int:
+    """The seat the command is about: given by ``seat``, or the caller's only one."""
+    controlled = run.controlled_seats(user, bot)
+    if "seat" in command:
+        seat = _field(command, "seat", int)
+        if seat not in controlled:
+            raise TableError("not_your_seat", f"You do not control seat {seat}.")
+        return int(seat)
+    if not controlled:
+        raise TableError("not_seated", "You have no seat at this table.")
+    if prefer is not None and prefer in controlled:
+        return prefer
+    if len(controlled) > 1:
+        raise TableError("seat_required", "You control several seats: say which (“seat”).")
+    return controlled[0]
+
+
+def _choose_player(run: TableRun, user: User, bot: Player | None, command: Json) -> Player:
+    if bot is not None:
+        if "player" in command and command["player"] != bot.pk:
+            raise TableError("not_allowed", "A bot connection may only seat the bot itself.")
+        player = bot
+    elif "player" in command:
+        player_id = _field(command, "player", int)
+        player = Player.objects.live().filter(pk=player_id).first()
+        # One's own players; testers may also seat any house bot (V33).
+        if player is None or (player.owner_id != user.pk and not (
+                player.house_strategy and user.can_manage_bots)):
+            raise TableError("not_your_player", "That is not one of your players.")
+    else:
+        seated = {s.player_id for s in run.state.seats if s is not None}
+        humans = [p for p in Player.objects.live().filter(owner=user, kind="human")
+                  if str(p.pk) not in seated]
+        humans.sort(key=lambda p: (p.name.lower() != user.username.lower(), p.name))
+        if not humans:
+            raise TableError("already_seated", "All your players already sit at this table.")
+        player = humans[0]
+    if player.is_bot and not user.can_manage_bots:
+        raise TableError("not_allowed", "Only testers and superusers may seat bots.")
+    if not player.is_bot and not user.can_play:
+        raise TableError("not_allowed", "Your account may not play.")
+    return player
+
+
+def _seat_command(run: TableRun, seat: int, name: str, **options: Any) -> None:
+    run.engine(run.game.seat_command, seat, name, options)
+
+
+def _sit(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
+    seat = _field(command, "seat", int)
+    buy_in = _field(command, "buy_in", int)
+    wait = _field(command, "wait_for_bb", bool, required=False, default=False)
+    player = _choose_player(run, user, bot, command)
+    run.player_cache(player)
+    run.engine(run.game.seat, seat, str(player.pk), {"buy_in": buy_in, "wait_for_bb": wait})
+    ledger.buy_in(player=player, chips=buy_in, table_id=run.table.pk,
+                  note=f"Sat at {run.table.name}")
+
+
+def _leave(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
+    seat = _house_bot_seat(run, user, bot, command)
+    if seat is None:
+        seat = _my_seat(run, user, bot, command)
+    run.engine(run.game.unseat, seat)
+
+
+def _house_bot_seat(run: TableRun, user: User, bot: Player | None,
+                    command: Json) -> int | None:
+    """The seat of a house bot that this tester (or superuser) asks to remove (V34)."""
+    if bot is not None or "seat" not in command or not user.can_manage_bots:
+        return None
+    seat = _field(command, "seat", int)
+    seats = run.state.seats
+    occupant = seats[seat] if 0 <= seat < len(seats) else None
+    if occupant is None or not run.player(occupant.player_id).house_strategy:
+        return None
+    return int(seat)
+
+
+def _sit_out(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
+    seat = _my_seat(run, user, bot, command)
+    _seat_command(run, seat, "sit_out")
+    row = run.seat_row(seat)
+    if row is not None and row.sat_out_by_disconnect:
+        row.sat_out_by_disconnect = False
+        run.save_seat(row)
+
+
+def _sit_in(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
+    seat = _my_seat(run, user, bot, command)
+    _seat_command(run, seat, "sit_in")
+
+
+def _wait_for_bb(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
+    """Join (or come back) in the big blind seat instead of posting a big blind now."""
+    seat = _my_seat(run, user, bot, command)
+    _seat_command(run, seat, "wait_for_bb")
+
+
+def _add_chips(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
+    seat = _my_seat(run, user, bot, command)
+    amount = _field(command, "amount", int)
+    # The ledger entry is written when the chips reach the stack (TableRun.record):
+    # now between hands, or when the player's current hand ends.
+    _seat_command(run, seat, "add_chips", amount=amount)
+
+
+def _act(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
+    """An action for the current decision. ``hand`` and ``version`` must echo the
+    ``your_turn`` message: a duplicate or late action is refused, never applied twice."""
+    hand = _field(command, "hand", int)
+    version = _field(command, "version", int)
+    action = _field(command, "action", dict)
+    table = run.table
+    if table.current_hand_id is None or hand != table.current_hand_id:
+        raise TableError("wrong_hand", "That hand is over; this action is for another hand.")
+    actor = table.to_act_seat
+    if actor is None:
+        raise TableError("not_your_turn", "Nobody is to act now.")
+    seat = _my_seat(run, user, bot, command, prefer=actor)
+    if seat != actor:
+        raise TableError("not_your_turn", "It is not your turn to act.")
+    if version != table.decision_version:
+        raise TableError("stale_version",
+                         f"This turn began at version {table.decision_version}, not {version}.")
+    run.engine(run.game.apply, seat, action)
+
+
+HANDLERS = {"sit": _sit, "leave": _leave, "sit_out": _sit_out, "sit_in": _sit_in,
+            "wait_for_bb": _wait_for_bb, "add_chips": _add_chips, "act": _act}
+
+
+def _clear_disconnect_flag(run: TableRun, user: User, bot: Player | None) -> None:
+    """Acting (e.g. sitting in by REST) means the player is there."""
+    for seat in run.controlled_seats(user, bot):
+        row = run.seat_row(seat)
+        if row is not None and row.sat_out_by_disconnect and run.state.seats[seat].status \
+                != SITTING_OUT:
+            row.sat_out_by_disconnect = False
+            run.save_seat(row)
+
+
+def execute(*, table_id: int, user: Any, command: Json, bot: Player | None = None,
+            now: datetime | None = None) -> CommandResult:
+    """Apply one client command to a table; raises TableError (nothing changed)."""
+    _check_user(user, bot)
+    if not isinstance(command, dict):
+        raise TableError("malformed_message", "A command is a JSON object.")
+    kind = command.get("type")
+    handler = HANDLERS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise TableError("unknown_type", f"Unknown command type {kind!r}.")
+    with locked_table(table_id, now=now) as run:
+        assert run is not None
+        if run.table.status == TableStatus.CLOSED:
+            raise TableError("table_closed", "This table is closed.")
+        handler(run, user, bot, command)
+        _clear_disconnect_flag(run, user, bot)
+        version = run.finish()
+    return CommandResult(table_id, version)
+
+
+# ------------------------------------------------------------------ chat
+
+
+def _speaker_name(table: Table, user: User, bot: Player | None) -> tuple[str, Player | None]:
+    if bot is not None:
+        return bot.name, bot
+    seat = (Seat.objects.filter(table=table, player__owner=user).select_related("player")
+            .order_by("number").first())
+    if seat is not None:
+        return seat.player.name, seat.player
+    return user.username, None
+
+
+def chat(*, table_id: int, user: Any, text: Any, bot: Player | None = None,
+         now: datetime | None = None) -> ChatMessage:
+    """Store a chat line and relay it to everyone watching (V10, V36). Plain text:
+    clients must never render it as HTML."""
+    _check_user(user, bot)
+    if not isinstance(text, str) or not text.strip():
+        raise TableError("malformed_message", "A chat message is non-empty text.")
+    text = text.strip()
+    if len(text) > conf("CHAT_MAX_LENGTH"):
+        raise TableError("chat_too_long",
+                         f"A chat message is at most {conf('CHAT_MAX_LENGTH')} characters.")
+    now = now or timezone.now()
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise TableError("table_not_found", f"There is no table {table_id}.")
+    if table.status == TableStatus.CLOSED:
+        raise TableError("table_closed", "This table is closed.")
+    recent = ChatMessage.objects.filter(table=table, user=user,
+                                        created_at__gte=now - timedelta(minutes=1)).count()
+    if recent >= conf("CHAT_PER_MINUTE"):
+        raise TableError("rate_limited", "Too many chat messages; wait a moment.")
+    name, player = _speaker_name(table, user, bot)
+    with transaction.atomic():
+        message = ChatMessage.objects.create(table=table, user=user, player=player, name=name,
+                                             text=text)
+        data = {"type": "chat", "table": table.pk, "version": table.version, "id": message.pk,
+                "name": name, "text": text, "at": message.created_at.isoformat()}
+        batch = [(fanout.public_group(table.pk), data), (fanout.omniscient_group(table.pk), data)]
+        transaction.on_commit(lambda: fanout.publish(batch))
+    return message
+
+
+# -------------------------------------------------------------- presence
+
+
+def _controls(connection: Connection, player: Player) -> bool:
+    if connection.bot_id is not None:
+        return connection.bot_id == player.pk
+    return connection.user_id == player.owner_id
+
+
+def _live_controller(run: TableRun, player: Player) -> bool:
+    connections = Connection.objects.filter(table=run.table).filter(
+        Q(bot_id=player.pk) | Q(bot__isnull=True, user_id=player.owner_id))
+    return connections.exists()
+
+
+def connect(*, table_id: int, channel_name: str, user: Any, bot: Player | None = None,
+            now: datetime | None = None) -> None:
+    """Register a live connection; a disconnected player who comes back plays on."""
+    _check_user(user, bot)
+    with locked_table(table_id, now=now) as run:
+        assert run is not None
+        if run.table.status == TableStatus.CLOSED:
+            raise TableError("table_closed", "This table is closed.")
+        Connection.objects.update_or_create(
+            channel_name=channel_name,
+            defaults={"table": run.table, "user": user, "bot": bot, "process": PROCESS,
+                      "last_seen": run.now})
+        changed = False
+        for seat in run.controlled_seats(user, bot):
+            row = run.seat_row(seat)
+            if row is None or row.disconnected_at is None:
+                continue
+            row.disconnected_at = None
+            run.note({"type": "PlayerReconnected", "player": seat})
+            if row.sat_out_by_disconnect:
+                row.sat_out_by_disconnect = False
+                occupant = run.state.seats[seat]
+                if occupant.status == SITTING_OUT and occupant.stack > 0:
+                    _seat_command(run, seat, "sit_in")
+            run.save_seat(row)
+            changed = True
+        if changed:
+            run.finish()
+
+
+def heartbeat(*, channel_name: str, now: datetime | None = None) -> bool:
+    """The connection is alive. False if it was already swept (the caller re-registers)."""
+    updated = Connection.objects.filter(channel_name=channel_name).update(
+        last_seen=now or timezone.now())
+    return bool(updated)
+
+
+def heartbeat_many(*, channel_names: set[str] | list[str],
+                   now: datetime | None = None) -> set[str]:
+    """Many connections are alive: one UPDATE per thousand (the consumers' batched
+    presence, :mod:`tables.presence`). Returns the names already swept (re-register)."""
+    names = sorted(channel_names)
+    alive: set[str] = set()
+    for start in range(0, len(names), 1000):
+        chunk = Connection.objects.filter(channel_name__in=names[start:start + 1000])
+        alive.update(chunk.values_list("channel_name", flat=True))
+        chunk.update(last_seen=now or timezone.now())
+    return set(names) - alive
+
+
+def disconnect(*, channel_name: str, now: datetime | None = None) -> None:
+    """The connection is gone: players nobody controls any more are sat out (V9)."""
+    connection = Connection.objects.filter(channel_name=channel_name).select_related(
+        "user", "bot").first()
+    if connection is None:
+        return
+    with locked_table(connection.table_id, now=now) as run:
+        assert run is not None
+        Connection.objects.filter(pk=connection.pk).delete()
+        changed = False
+        for number, occupant in enumerate(run.state.seats):
+            if occupant is None:
+                continue
+            player = run.player(occupant.player_id)
+            row = run.seat_row(number)
+            if (player.house_strategy or row is None or row.disconnected_at is not None
+                    or not _controls(connection, player) or _live_controller(run, player)):
+                continue
+            row.disconnected_at = run.now
+            run.note({"type": "PlayerDisconnected", "player": number})
+            if occupant.status != SITTING_OUT:
+                _seat_command(run, number, "sit_out")
+                row.sat_out_by_disconnect = True
+            run.save_seat(row)
+            changed = True
+        if changed:
+            run.finish()
+
+
+def sweep_presence(now: datetime | None = None) -> int:
+    """Drop silent connections; stand up players disconnected longer than the grace period."""
+    now = now or timezone.now()
+    count = 0
+    silent = now - timedelta(seconds=conf("PRESENCE_TIMEOUT"))
+    for channel_name in list(Connection.objects.filter(last_seen__lt=silent)
+                             .values_list("channel_name", flat=True)[:1000]):
+        disconnect(channel_name=channel_name, now=now)
+        count += 1
+    expired = now - timedelta(seconds=conf("SEAT_GRACE_SECONDS"))
+    for table_id, number in list(Seat.objects.filter(disconnected_at__lt=expired)
+                                 .values_list("table_id", "number")[:1000]):
+        with locked_table(table_id, skip_locked=True, now=now) as run:
+            if run is None:
+                continue
+            row = run.seat_row(number)
+            occupant = run.state.seats[number]
+            if (row is None or row.disconnected_at is None or row.disconnected_at >= expired
+                    or occupant is None or occupant.leaving):
+                continue
+            run.note({"type": "PlayerStoodUp", "player": number, "reason": "disconnected"})
+            run.engine(run.game.unseat, number)
+            run.finish()
+            count += 1
+    return count
+
+
+# -------------------------------------------------------- background work
+
+
+def fire_due_timers(now: datetime | None = None) -> int:
+    """Play the default action (check, else fold; muck at showdown) for every expired
+    turn. Exactly one process fires each: the table row is locked and the stored
+    deadline re-checked under the lock."""
+    now = now or timezone.now()
+    fired = 0
+    due = Table.objects.filter(deadline__lte=now, status=TableStatus.RUNNING)
+    for table_id in list(due.values_list("pk", flat=True)[:500]):
+        with locked_table(table_id, skip_locked=True, now=now) as run:
+            if run is None or run.table.deadline is None or run.table.deadline > now:
+                continue
+            run.engine(run.game.timeout)
+            run.finish()
+            fired += 1
+    return fired
+
+
+def run_house_bots(now: datetime | None = None) -> int:
+    """Let every house bot whose turn it is (after HOUSE_BOT_DELAY) act."""
+    now = now or timezone.now()
+    acted = 0
+    due = Table.objects.filter(bot_due__lte=now, status=TableStatus.RUNNING)
+    for table_id in list(due.values_list("pk", flat=True)[:500]):
+        with locked_table(table_id, skip_locked=True, now=now) as run:
+            if run is None or run.table.bot_due is None or run.table.bot_due > now:
+                continue
+            seat = run.table.to_act_seat
+            player = run.player(run.state.seats[seat].player_id) if seat is not None else None
+            if player is None or not player.house_strategy:
+                continue
+            view = fanout.bot_view(run.game, run.state, seat, run.table, now)
+            try:
+                action = house.bot_for(player.pk, player.house_strategy).act(view)
+                run.engine(run.game.apply, seat, action)
+            except Exception:  # a broken bot is treated as timed out
+                log.exception("house bot %s failed; playing the default action", player.name)
+                run.state = run.game.load(run.table.state)  # the state before the attempt
+                run.engine(run.game.timeout)
+            run.finish()
+            acted += 1
+    return acted
+
+
+def close_abandoned_tables(now: datetime | None = None) -> int:
+    """V8: a started table with no players and no watchers left is closed (its
+    hand histories stay); it leaves the lobby."""
+    now = now or timezone.now()
+    closed = 0
+    candidates = (Table.objects.filter(status=TableStatus.RUNNING)
+                  .exclude(seats__isnull=False).exclude(connections__isnull=False))
+    for table_id in list(candidates.values_list("pk", flat=True)[:500]):
+        with locked_table(table_id, skip_locked=True, now=now) as run:
+            if run is None or run.table.status != TableStatus.RUNNING:
+                continue
+            if any(run.state.seats) or Connection.objects.filter(table=run.table).exists():
+                continue
+            run.table.status, run.table.closed_at = TableStatus.CLOSED, now
+            run.note({"type": "TableClosed"})
+            run.finish()
+            closed += 1
+    return closed

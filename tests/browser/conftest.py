@@ -1,0 +1,189 @@
+"""Browser tests: a real Daphne on a free port, Debian's Chromium driven by Playwright.
+
+Run once, in the SQLite pass of ``bin/test`` (marker ``browser``). A missing
+Chromium is a failure, never a skip. Screenshots go to ``artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+SHOTS = ROOT / "artifacts" / "screenshots"
+PASSWORD = "Browser-test-pw-1"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync",
+                 "--disable-quic"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "browser: drives Chromium against a live server")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """Daphne (with the in-process table worker) on a temporary SQLite file."""
+
+    def __init__(self) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="poker-browser-"))
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {k: v for k, v in os.environ.items()
+                    if k not in ("DATABASE_URL", "REDIS_URL")}
+        self.env.update({
+            "DATABASE_URL": f"sqlite:///{self.dir / 'db.sqlite3'}",
+            "DJANGO_DEBUG": "1", "HOUSE_BOT_DELAY": "0.3", "TABLES_SHOWDOWN_SECONDS": "3",
+            "DJANGO_STATIC_ROOT": str(self.dir / "static"), "PYTHONUNBUFFERED": "1",
+            "TABLES_WORKER_IN_PROCESS": "1",
+        })
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = open(self.dir / "daphne.log", "wb")  # noqa: SIM115
+
+    def manage(self, *args: str) -> None:
+        subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True,
+                       stdout=subprocess.DEVNULL)
+
+    def python(self, code: str) -> Any:
+        """Run Django code against the server's database; returns the JSON it prints."""
+        script = ("import os, sys, json, django; sys.path.insert(0, os.getcwd()); "
+                  "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'pokersite.settings'); "
+                  "django.setup()\n" + code)
+        out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=self.env, check=True,
+                             capture_output=True, text=True).stdout
+        return json.loads(out.strip().splitlines()[-1]) if out.strip() else None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+             "pokersite.asgi:application"],
+            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"daphne exited; see {self.dir / 'daphne.log'}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("daphne did not start")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+        self.process = None
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[Server]:
+    srv = Server()
+    srv.manage("migrate", "--noinput", "-v0")
+    subprocess.run([sys.executable, str(Path(__file__).with_name("seed.py"))], cwd=ROOT,
+                   env=srv.env, check=True, stdout=subprocess.DEVNULL)
+    srv.start()
+    yield srv
+    srv.stop()
+    srv.log.close()
+    shutil.rmtree(srv.dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is missing at {CHROMIUM}: install Debian's chromium "
+                    "(bin/test does so).")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Offsite:
+    """Every request that would leave 127.0.0.1 is refused and remembered."""
+
+    def __init__(self) -> None:
+        self.urls: list[str] = []
+
+    def route(self, route: Any) -> None:
+        url = route.request.url
+        host = urlparse(url).hostname
+        if url.startswith(("data:", "blob:", "about:")) or host in ("127.0.0.1",):
+            route.continue_()
+        else:
+            self.urls.append(url)
+            route.abort()
+
+    def websocket(self, ws: Any) -> None:
+        if urlparse(ws.url).hostname != "127.0.0.1":
+            self.urls.append(ws.url)
+
+
+@pytest.fixture
+def offsite() -> Iterator[Offsite]:
+    guard = Offsite()
+    yield guard
+    assert guard.urls == [], f"requests left 127.0.0.1: {guard.urls}"
+
+
+@pytest.fixture
+def open_page(server: Server, browser: Any, offsite: Offsite) -> Iterator[Any]:
+    """``open_page(username=None)``: a new browser context, logged in if a name is given."""
+    contexts = []
+
+    def make(username: str | None = None, width: int = 1440, height: int = 900) -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      base_url=server.url)
+        context.set_default_timeout(15000)
+        context.route("**/*", offsite.route)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("websocket", offsite.websocket)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.js_errors = errors  # type: ignore[attr-defined]
+        if username:
+            page.goto("/accounts/login/")
+            page.fill("input[name=username]", username)
+            page.fill("input[name=password]", PASSWORD)
+            page.click("form button[type=submit]")
+            page.wait_for_load_state()
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))

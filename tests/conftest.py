@@ -1,0 +1,79 @@
+"""Shared fixtures for the Django tests: personas and test-only settings.
+
+Personas (as in healthchecks' tests): alice is a player, bob a tester, root a
+superuser; anonymous is simply the unauthenticated client.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:  # Django models are imported lazily: tests/engine runs without Django.
+    from pytest_django.fixtures import Settings as SettingsWrapper
+
+    from accounts.models import User
+
+
+@pytest.fixture(autouse=True)
+def _require_postgres(request: pytest.FixtureRequest) -> None:
+    """A test marked ``postgres`` fails loudly (never skips) on another database."""
+    if request.node.get_closest_marker("postgres") is None:
+        return
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.fail("this test needs PostgreSQL: run it with DATABASE_URL=postgres://...")
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(request: pytest.FixtureRequest) -> None:
+    """MD5 makes creating and logging in users instant; tests only, never production.
+
+    Skipped when pytest-django is off (``-p no:django`` for tests/engine).
+    """
+    if not request.config.pluginmanager.hasplugin("django"):
+        return
+    settings: SettingsWrapper = request.getfixturevalue("settings")
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+PASSWORD = "correct-horse-battery-42"
+
+
+def _make_user(username: str, role: int) -> User:
+    from accounts.models import Player, PlayerKind, User
+
+    user = User.objects.create_user(username, f"{username}@example.com", PASSWORD, role=role)
+    Player.objects.create(owner=user, name=username, kind=PlayerKind.HUMAN)
+    return user
+
+
+@pytest.fixture
+def alice(db: None) -> User:
+    """A player-role user with one human player named alice."""
+    from accounts.models import Role
+
+    return _make_user("alice", Role.PLAYER)
+
+
+@pytest.fixture
+def bob(db: None) -> User:
+    """A tester with one human player named bob."""
+    from accounts.models import Role
+
+    return _make_user("bob", Role.TESTER)
+
+
+@pytest.fixture
+def root(db: None) -> User:
+    """A superuser with one human player named root."""
+    from accounts.models import Role
+
+    return _make_user("root", Role.SUPERUSER)
+
+
+@pytest.fixture
+def password() -> str:
+    return PASSWORD

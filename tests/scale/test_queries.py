@@ -1,0 +1,62 @@
+"""Queries per table command, pinned so that they cannot creep up (no N+1): an
+action in the middle of a hand, and the action that ends a hand, which costs the
+same at a 6-max table as heads-up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tables import services
+from tests.tables.helpers import turn
+
+pytestmark = pytest.mark.django_db
+CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK")
+
+
+def _table(creator: Any, owner: Any, seats: int) -> tuple[int, list[Any]]:
+    from accounts.services import create_bot
+    from tables.services import create_table
+
+    table = create_table(creator=creator, name=f"Q{seats}", settings={
+        "structure": "NL", "small_blind": 1, "big_blind": 2, "seats": seats})
+    bots = [create_bot(owner=owner, name=f"Query{seats}x{i}")[0] for i in range(seats)]
+    for seat, bot in enumerate(bots):
+        services.execute(table_id=table.pk, user=owner, bot=bot,
+                         command={"type": "sit", "seat": seat, "buy_in": 200})
+    return table.pk, bots
+
+
+def _act(table_id: int, owner: Any, bots: list[Any], kind: str) -> int:
+    """Queries (without transaction control) of one act by the player to act."""
+    seat, hand, version, legal = turn(table_id)
+    if not legal["can_fold"] and legal["can_muck"]:
+        kind = "muck"
+    assert seat is not None
+    with CaptureQueriesContext(connection) as queries:
+        services.execute(table_id=table_id, user=owner, bot=bots[seat], command={
+            "type": "act", "hand": hand, "version": version, "action": {"kind": kind}})
+    return sum(1 for q in queries.captured_queries
+               if not q["sql"].upper().startswith(CONTROL))
+
+
+def test_an_action_is_five_queries(alice: Any, bob: Any) -> None:
+    table_id, bots = _table(alice, bob, 6)
+    # lock the table (with its hand), seats, players; write the hand log and the table
+    assert _act(table_id, bob, bots, "call") == 5
+
+
+def test_ending_a_hand_costs_the_same_at_any_table_size(alice: Any, bob: Any) -> None:
+    ending = {}
+    for seats in (2, 6):
+        table_id, bots = _table(alice, bob, seats)
+        first_hand = turn(table_id)[1]
+        while turn(table_id)[1] == first_hand:  # dealt while the others sat down
+            _act(table_id, bob, bots, "fold")
+        full_hand = turn(table_id)[1]
+        while turn(table_id)[1] == full_hand:  # everybody is in: fold round to the BB
+            ending[seats] = _act(table_id, bob, bots, "fold")  # the last one ends it
+    assert ending[2] == ending[6] <= 9, ending
