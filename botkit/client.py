@@ -144,6 +144,7 @@ class WebsocketClient:
         self.url = f"{scheme}://{parts.netloc}{path or f'/ws/tables/{table_id}/'}"
         self.token = token
         self.connection: Any = None
+        self._closing = contextlib.ExitStack()
         self.sent = 0
 
     @classmethod
@@ -155,9 +156,9 @@ class WebsocketClient:
         from websockets.sync.client import connect
 
         try:
-            self.connection = connect(
+            self.connection = self._closing.enter_context(connect(
                 self.url, additional_headers={"Authorization": f"Bearer {self.token}"},
-                open_timeout=10, close_timeout=2, max_size=2**22)
+                open_timeout=10, close_timeout=2, max_size=2**22))
         except (OSError, TimeoutError) as error:
             raise ConnectionLost(str(error)) from None
         except Exception as error:  # handshake refused (server starting, 5xx)
@@ -191,5 +192,5 @@ class WebsocketClient:
     def close(self) -> None:
         if self.connection is not None:
             with contextlib.suppress(Exception):  # closing a dead socket is fine
-                self.connection.close()
+                self._closing.close()
             self.connection = None

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import os
 import random
 import sys
 import time
@@ -491,7 +492,10 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m botkit.runner",
                                      description="Play a bot on a poker server, headless.")
     parser.add_argument("--server", default="http://127.0.0.1:8000")
-    parser.add_argument("--token", required=True, help="the bot's API token (My account)")
+    parser.add_argument("--token", default=os.environ.get("POKERBOT_TOKEN"),
+                        required="POKERBOT_TOKEN" not in os.environ,
+                        help="the bot's API token (My account); default: $POKERBOT_TOKEN, "
+                             "which keeps it out of the process list")
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--table", type=int, help="table id to sit at")
     where.add_argument("--create", metavar='"NL 1/2 [SEATS]"', help="create a table first")

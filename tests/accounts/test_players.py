@@ -68,7 +68,7 @@ def test_player_may_not_create_bots(alice: User) -> None:
 
 def test_bot_token_is_strong_hashed_and_shown_once(bob: User) -> None:
     bot, token = services.create_bot(owner=bob, name="Skynet", description="mine")
-    assert len(token) >= 43  # token_urlsafe(32)
+    assert token.startswith("pkb_") and len(token) >= 47  # prefix + token_urlsafe(32)
     assert bot.token_hash == hash_token(token) and token not in bot.token_hash
     assert player_for_bot_token(token) == bot
     assert player_for_bot_token("wrong") is None and player_for_bot_token("") is None
