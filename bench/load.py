@@ -10,8 +10,11 @@ websocket per seated bot (spread over the Daphne ports), a spectator at every
 ``--spectate-every``-th table and ``--watchers`` idle connections, plays at
 ``--pace`` actions per second per table for ``--duration`` seconds, and reports
 tables, clients, actions/s, hands/s, latencies, timer lateness, errors,
-disconnects, leaks, chip conservation (``manage.py loadtest_check``) and CPU and
-memory per server process. It only ever connects to 127.0.0.1.
+disconnects, leaks, chip conservation and CPU and memory per server process. At
+the end ``manage.py loadtest_check`` checks chips and stuck tables in the database,
+and whether the hole cards a spectator saw in a snapshot without their
+``CardsShown`` event were really shown (a missed message) or leaked. It only ever
+connects to 127.0.0.1.
 
 Exit status: 0 when the run was clean (no errors, leaks, chip violations, stuck
 tables or disconnects), 1 otherwise — timings never fail it.
@@ -140,6 +143,7 @@ def merge(parts: list[Stats]) -> Stats:
         for code, example in part.error_examples.items():
             total.error_examples.setdefault(code, example)
         total.leaks += part.leaks
+        total.reveals += part.reveals
         total.disconnect_examples += part.disconnect_examples
         total.chip_violations += part.chip_violations
         total.stuck_tables |= part.stuck_tables
@@ -194,8 +198,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         process.join(timeout=30)
     stats = merge(parts)
     time.sleep(1)  # let the last commands settle before the database check
+    # Snapshot hole cards no CardsShown seen explains: the database says if they were shown.
+    reveals_file = setup_file.with_name(f"{prefix}-reveals.json")
+    reveals_file.write_text(json.dumps(stats.reveals))
     check = json.loads(manage(env, "loadtest_check", "--prefix", prefix,
-                              "--late", str(args.turn_seconds)))
+                              "--late", str(args.turn_seconds),
+                              "--reveals", str(reveals_file)))
+    reveals = check.pop("reveals")
+    leaks = stats.leaks + reveals["leaks"]
     # A table is stuck if no event reached its seats for 2 turn times + 5 s during
     # the window, or if the database shows an unfired deadline after the run.
     stuck = sorted(stats.stuck_tables | set(check["overdue_deadlines"]))
@@ -226,8 +236,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "timer_late_p99": percentile(stats.timer_late_ms, 99),
             "timer_samples": len(stats.timer_late_ms)},
         "correctness": {"errors": dict(stats.errors), "error_examples": stats.error_examples,
-                        "leaks": len(stats.leaks),
-                        "leak_examples": stats.leaks[:5],
+                        "leaks": len(leaks),
+                        "leak_examples": leaks[:5],
+                        "reveals_not_seen_as_events": reveals["checked"],
+                        "reveals_confirmed_by_database": reveals["confirmed"],
                         "chip_violations": len(stats.chip_violations),
                         "chip_examples": stats.chip_violations[:5],
                         "snapshots_checked": stats.snapshots_checked,
@@ -249,6 +261,11 @@ def clean(report: dict[str, Any]) -> bool:
 def render(report: dict[str, Any]) -> str:
     cfg, cl, th = report["config"], report["clients"], report["throughput"]
     lat, co, ma = report["latency_ms"], report["correctness"], report["machine"]
+    unseen, confirmed = co["reveals_not_seen_as_events"], co["reveals_confirmed_by_database"]
+    reveals = f"{unseen} snapshot reveals not seen as events"
+    if unseen:
+        reveals += (f", {'all' if confirmed == unseen else confirmed} confirmed shown by the "
+                    "database")
     lines = [
         f"Load run {cfg['prefix']}: {cfg['tables']} tables x {cfg['seats']} seats, "
         f"{cfg['duration_s']:.0f} s measured at {cfg['pace']} action/s/table, "
@@ -268,7 +285,7 @@ def render(report: dict[str, Any]) -> str:
         f"({lat['timer_samples']} timeouts)",
         f"errors      {co['errors'] or 'none'}; version gaps {co['version_gaps']}",
         f"privacy     {co['leaks']} hole-card leaks ({cfg['spectated_tables']} spectated tables, "
-        f"{co['snapshots_checked']} snapshots checked)",
+        f"{co['snapshots_checked']} snapshots checked; {reveals})",
         f"chips       {co['chip_violations']} violations in snapshots; database: balances "
         f"{co['database']['balances']} + on tables {co['database']['chips_on_tables']} -> "
         f"{'conserved' if co['database']['chips_conserved'] else 'NOT CONSERVED'}",

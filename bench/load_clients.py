@@ -11,7 +11,9 @@ starts several such processes and merges what they return (:class:`Stats`).
 * A **spectator** (one per sampled table) checks privacy and chips: no
   ``private``/``your_turn`` ever, no hole card in a ``HoleCardsDealt``, and in its
   periodic snapshots no hole card that was not shown, stacks + pots equal to the
-  seated stacks, and the table's chips equal to what the events put there.
+  seated stacks, and the table's chips equal to what the events put there. A hole
+  card in a snapshot that no ``CardsShown`` it saw explains (it may have missed
+  messages) is a *reveal*: ``bench/load.py`` has the database verify it.
 * A **watcher** only holds its connection and heartbeats.
 """
 
@@ -58,6 +60,9 @@ class Stats:
     errors: Counter[str] = field(default_factory=Counter)
     error_examples: dict[str, str] = field(default_factory=dict)
     leaks: list[str] = field(default_factory=list)
+    # Snapshot hole cards no CardsShown seen explains, for the database to verify:
+    # {"table", "hand", "seat", "cards", "version"} (see manage.py loadtest_check).
+    reveals: list[Json] = field(default_factory=list)
     chip_violations: list[str] = field(default_factory=list)
     disconnect_examples: list[str] = field(default_factory=list)
     gaps: int = 0  # events with a version gap (followed by a resync)
@@ -331,18 +336,17 @@ class Spectator(Client):
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.hand_number = 0
-        self.shown: set[tuple[int, int]] = set()  # (hand number, seat)
-        self.visible: list[tuple[int, int, int]] = []  # from snapshots: (hand, seat, version)
+        self.shown: dict[tuple[int, int], str] = {}  # (hand number, seat) -> cards shown
+        # from snapshots: (hand number, seat, cards) -> version first seen
+        self.visible: dict[tuple[int, int, str], int] = {}
         self.deltas: list[tuple[int, int]] = []  # (version, chips put on/taken off the table)
         self.base: tuple[int, int] | None = None  # (version, chips) of the first snapshot
         self.final: tuple[int, int] | None = None
         self.checker: asyncio.Task[None] | None = None
-        self.blind = False  # events may be missing (a gap or a reconnect)
-        self.unsure: set[int] = set()  # hands not seen whole: shown cards unknown
+        self.missed = False  # events may be missing (a gap or a reconnect)
 
     def lost_events(self) -> None:
-        self.blind = True
-        self.unsure.add(self.hand_number)
+        self.missed = True
 
     async def opened(self, first: bool) -> None:
         if self.checker is None:
@@ -368,11 +372,10 @@ class Spectator(Client):
             kind = event["type"]
             if kind == "HandStarted":
                 self.hand_number = event["number"]
-                self.blind = False
             elif kind == "HoleCardsDealt" and event["cards"].strip("?"):
                 self.stats.leaks.append(f"table {self.table.id}: spectator saw {event}")
             elif kind == "CardsShown":
-                self.shown.add((self.hand_number, event["player"]))
+                self.shown[self.hand_number, event["player"]] = event["cards"]
             elif kind == "PlayerSeated":
                 self.deltas.append((version, event["stack"]))
             elif kind == "ChipsAdded":
@@ -383,8 +386,6 @@ class Spectator(Client):
     def check_snapshot(self, snap: Json) -> None:
         self.stats.snapshots_checked += 1
         state, version = snap["state"], snap["version"]
-        if self.blind:  # after a reconnect this hand's earlier events are unknown
-            self.unsure.add(state["hand_number"])
         seated = sum(s["stack"] for s in state["seats"] if s)
         if self.base is None:
             self.base = (version, seated)
@@ -394,7 +395,8 @@ class Spectator(Client):
             return
         for player in hand["players"]:
             if player["cards"].strip("?"):
-                self.visible.append((state["hand_number"], player["player"], version))
+                self.visible.setdefault((state["hand_number"], player["player"],
+                                         player["cards"]), version)
         if hand.get("is_over"):
             return
         in_hand = {p["player"] for p in hand["players"]}
@@ -407,12 +409,11 @@ class Spectator(Client):
 
     def finish(self) -> None:
         """End-of-run checks that need every event up to the last snapshot."""
-        for hand, seat, version in self.visible:
-            if (hand, seat) not in self.shown and hand not in self.unsure:
-                self.stats.leaks.append(
-                    f"table {self.table.id} v{version}: snapshot showed seat {seat}'s cards "
-                    f"in hand {hand}, never shown")
-        if self.base is None or self.final is None or self.stats.gaps or self.unsure:
+        for (hand, seat, cards), version in self.visible.items():
+            if self.shown.get((hand, seat)) != cards:  # a missed CardsShown, or a leak
+                self.stats.reveals.append({"table": self.table.id, "hand": hand, "seat": seat,
+                                           "cards": cards, "version": version})
+        if self.base is None or self.final is None or self.stats.gaps or self.missed:
             return
         (v0, chips0), (v1, chips1) = self.base, self.final
         expected = chips0 + sum(d for v, d in self.deltas if v0 < v <= v1)

@@ -6,12 +6,18 @@
   buy-in is a ledger debit.
 * stuck: running tables whose turn deadline passed more than ``--late`` seconds
   ago (the worker should have fired it) or that have players but no hand.
+* privacy (``--reveals FILE``): the hole cards the generator's spectators saw in
+  snapshots without having seen their ``CardsShown`` (a missed message) are
+  checked against the truth: the stored hand (``HandPlayer.shown`` and
+  ``hole_cards``) or, for a hand still running, the engine state. A reveal the
+  truth does not confirm, with the same cards, is a leak.
 """
 
 from __future__ import annotations
 
 import json
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand
@@ -19,8 +25,11 @@ from django.db.models import Count, Sum
 from django.utils import timezone
 
 from accounts.models import Player
+from engine.cards import format_cards
 from engine.registry import get_game
 from tables.models import Hand, Table, TableStatus
+
+Shown = dict[tuple[int, int, int], str]  # (table id, hand number, seat) -> the cards shown
 
 
 def check(prefix: str, late_seconds: float = 5.0) -> dict[str, Any]:
@@ -44,12 +53,60 @@ def check(prefix: str, late_seconds: float = 5.0) -> dict[str, Any]:
     }
 
 
+def shown_cards(prefix: str, reveals: list[dict[str, Any]]) -> Shown:
+    """The cards really shown in the hands these reveals are about (the prefix's tables
+    only): the stored history of a finished hand, the engine state of a running one."""
+    wanted = {(r["table"], r["hand"]) for r in reveals}
+    tables = Table.objects.filter(name__startswith=f"{prefix}-",
+                                  pk__in={table for table, _ in wanted})
+    shown: Shown = {}
+    finished = set()
+    for hand in Hand.objects.filter(table__in=tables, ended_at__isnull=False,
+                                    number__in={number for _, number in wanted}
+                                    ).prefetch_related("players"):
+        if (hand.table_id, hand.number) in wanted:
+            finished.add((hand.table_id, hand.number))
+            for p in hand.players.all():
+                if p.shown:
+                    shown[hand.table_id, hand.number, p.seat] = p.hole_cards
+    for table in tables.only("game", "state"):
+        state = get_game(table.game).load(table.state)
+        running = (table.pk, state.hand_number)
+        if state.hand is None or running not in wanted or running in finished:
+            continue
+        for position, seat in enumerate(state.positions):
+            if state.hand.shown[position]:
+                shown[table.pk, state.hand_number, seat] = format_cards(
+                    state.hand.hole_cards[position])
+    return shown
+
+
+def judge_reveals(reveals: list[dict[str, Any]], shown: Shown) -> dict[str, Any]:
+    """Each reveal is confirmed if those cards of that seat were shown in that hand."""
+    leaks = []
+    for r in reveals:
+        truth = shown.get((r["table"], r["hand"], r["seat"]))
+        if truth != r["cards"]:
+            leaks.append(f"table {r['table']} v{r['version']}: snapshot showed seat "
+                         f"{r['seat']}'s cards {r['cards']} in hand {r['hand']}; database: "
+                         f"{'never shown' if truth is None else 'shown as ' + truth}")
+    return {"checked": len(reveals), "confirmed": len(reveals) - len(leaks), "leaks": leaks}
+
+
 class Command(BaseCommand):
-    help = "Check chip conservation and stuck tables of a load run; prints JSON."
+    help = ("Check chip conservation, stuck tables and (--reveals) snapshot reveals of a "
+            "load run; prints JSON.")
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--prefix", default="lt")
         parser.add_argument("--late", type=float, default=5.0)
+        parser.add_argument("--reveals", default="",
+                            help="JSON list of snapshot reveals to verify: {table, hand, "
+                                 "seat, cards, version}")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        self.stdout.write(json.dumps(check(options["prefix"], options["late"])))
+        result = check(options["prefix"], options["late"])
+        if options["reveals"]:
+            reveals = json.loads(Path(options["reveals"]).read_text())
+            result["reveals"] = judge_reveals(reveals, shown_cards(options["prefix"], reveals))
+        self.stdout.write(json.dumps(result))
