@@ -12,9 +12,10 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from tables.fanout import LOBBY_GROUP as GROUP
+from tables.wire import LoopDispatch
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(LoopDispatch, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
@@ -31,4 +32,4 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=json.dumps({"type": "pong"}))
 
     async def lobby_message(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(event["message"]))
+        await self.send(text_data=event["text"])

@@ -16,7 +16,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from accounts.models import Player
-from tables.wire import TokenBucket, WireError, decode
+from tables.wire import LoopDispatch, TokenBucket, WireError, decode
 
 from . import remote
 from .models import MatchRun, MatchStatus
@@ -40,7 +40,7 @@ def _check(match_id: int, bot: Player) -> tuple[str, str, dict[str, Any]]:
                     "settings": match.settings}
 
 
-class MatchConsumer(AsyncWebsocketConsumer):
+class MatchConsumer(LoopDispatch, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         remote.remember_loop()
         conf = settings.TABLES

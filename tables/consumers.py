@@ -19,7 +19,7 @@ from accounts.models import Player
 
 from . import fanout, presence, selectors, services
 from .errors import TableError
-from .wire import TokenBucket, WireError, decode
+from .wire import LoopDispatch, TokenBucket, WireError, decode
 
 PROTOCOL = 1
 log = logging.getLogger(__name__)
@@ -54,7 +54,7 @@ def _player_ids(user: Any, bot: Player | None) -> list[int]:
     return list(Player.objects.live().filter(owner=user).values_list("pk", flat=True))
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(LoopDispatch, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         conf = settings.TABLES
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -119,10 +119,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_json(turn)
 
     async def table_message(self, event: dict[str, Any]) -> None:
-        """Forward what the fan-out sent to one of this connection's groups."""
-        message = event["message"]
-        self.version = max(self.version, int(message.get("version") or 0))
-        await self.send_json(message)
+        """Forward what the fan-out sent to one of this connection's groups (encoded
+        once by :func:`tables.fanout.layer_message`)."""
+        self.version = max(self.version, event["version"])
+        await self.send(text_data=event["text"])
 
     async def error(self, code: str, message: str, request_id: Any = None) -> None:
         data = {"type": "error", "version": self.version, "code": code, "message": message}

@@ -12,6 +12,7 @@ table version, and a client that sees a gap asks for a snapshot.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from collections.abc import Iterator
@@ -157,6 +158,14 @@ def collecting() -> Iterator[list[Batch]]:
         _collecting.batches = previous
 
 
+def layer_message(group: str, message: Json) -> Json:
+    """The channel-layer message for one client message, encoded once: every
+    connection in the group forwards the same text instead of re-encoding it."""
+    kind = "lobby.message" if group == LOBBY_GROUP else "table.message"
+    return {"type": kind, "text": json.dumps(message, separators=(",", ":")),
+            "version": message.get("version") or 0}
+
+
 def publish(batch: Batch) -> None:
     """Send after the commit. A lost message is not fatal: clients resync on a gap."""
     pending = getattr(_collecting, "batches", None)
@@ -168,8 +177,7 @@ def publish(batch: Batch) -> None:
         return
     for group, message in batch:
         try:
-            kind = "lobby.message" if group == LOBBY_GROUP else "table.message"
-            async_to_sync(layer.group_send)(group, {"type": kind, "message": message})
+            async_to_sync(layer.group_send)(group, layer_message(group, message))
         except Exception:  # delivery is best effort; the database is the truth
             log.exception("group_send to %s failed", group)
 
@@ -182,7 +190,6 @@ async def apublish(batches: list[Batch]) -> None:
     for batch in batches:
         for group, message in batch:
             try:
-                kind = "lobby.message" if group == LOBBY_GROUP else "table.message"
-                await layer.group_send(group, {"type": kind, "message": message})
+                await layer.group_send(group, layer_message(group, message))
             except Exception:  # delivery is best effort; the database is the truth
                 log.exception("group_send to %s failed", group)

@@ -28,19 +28,24 @@ from engine.phh import dumps, phh_fields
 from engine.registry import Game, get_game
 from engine.table import NEW, SITTING_OUT, WAITING_FOR_BB
 
-from . import fanout
+from . import fanout, rowsql
 from .errors import TableError
 from .models import Hand, HandPlayer, Seat, SeatState, Table, TableStatus
 
 Json = dict[str, Any]
 # The columns a command may change; the rest of the row (name, blinds, …) is not
 # rewritten on every action.
-RUNTIME_FIELDS = ["state", "version", "current_hand", "to_act_seat", "decision_version",
-                  "decision_key", "deadline", "bot_due", "status", "closed_at"]
+RUNTIME_FIELDS = ("state", "version", "current_hand", "to_act_seat", "decision_version",
+                  "decision_key", "deadline", "bot_due", "status", "closed_at")
 MAX_HANDS_PER_COMMAND = 20  # hands that end at once (all-in blinds) before anyone acts
 
 _SEAT_STATES = {NEW: SeatState.PLAYING, SITTING_OUT: SeatState.SITTING_OUT,
                 WAITING_FOR_BB: SeatState.WAITING_FOR_BB}
+# Player id -> house_strategy, for every player this process has loaded. A player's
+# strategy is set when it is created and never changes, so the turn bookkeeping of
+# every action (is the player to act a house bot?) needs no query after the first.
+_HOUSE_STRATEGY: dict[str, str] = {}
+_HOUSE_STRATEGY_MAX = 100_000
 
 
 def conf(name: str) -> Any:
@@ -52,15 +57,14 @@ def locked_table(table_id: int, *, skip_locked: bool = False,
                  now: datetime | None = None) -> Iterator[TableRun | None]:
     """Lock the table for one transaction; yields ``None`` if skip_locked found it busy."""
     with transaction.atomic():
-        # The running hand comes in the same query; only the table row is locked.
-        query = (Table.objects.select_for_update(skip_locked=skip_locked, of=("self",))
-                 .select_related("current_hand").filter(pk=table_id))
-        table = query.first()
+        table = rowsql.lock_row(Table, table_id, skip_locked=skip_locked)
         if table is None:
             if skip_locked:
                 yield None
                 return
             raise TableError("table_not_found", f"There is no table {table_id}.")
+        if table.current_hand_id is not None:  # the running hand (not locked: only the
+            table.current_hand = rowsql.get_row(Hand, table.current_hand_id)  # table is)
         yield TableRun(table, now or timezone.now())
 
 
@@ -78,7 +82,8 @@ class TableRun:
         self._players: dict[str, Player] = {}
         self._cash_outs: list[tuple[str, int, int | None]] = []
         self._buy_ins: list[tuple[str, int]] = []
-        self._seat_rows: dict[int, Seat] = {s.number: s for s in table.seats.all()}
+        self._seat_rows_loaded: dict[int, Seat] | None = None
+        self._seats_at_load = self._seat_signature()
 
     # ------------------------------------------------------------ queries
     @property
@@ -92,13 +97,33 @@ class TableRun:
             wanted = {int(s.player_id) for s in self.state.seats if s is not None}
             wanted.add(int(player_id))
             for player in Player.objects.select_related("owner").filter(pk__in=wanted):
-                self._players.setdefault(str(player.pk), player)
+                self.player_cache(player)
             if player_id not in self._players:
                 raise Player.DoesNotExist(f"no player {player_id}")
         return self._players[player_id]
 
     def player_cache(self, player: Player) -> None:
-        self._players[str(player.pk)] = player
+        self._players.setdefault(str(player.pk), player)
+        if len(_HOUSE_STRATEGY) >= _HOUSE_STRATEGY_MAX:
+            _HOUSE_STRATEGY.clear()
+        _HOUSE_STRATEGY[str(player.pk)] = player.house_strategy
+
+    def house_strategy(self, player_id: str) -> str:
+        """The player's house-bot strategy ("" for people and remote bots)."""
+        strategy = _HOUSE_STRATEGY.get(player_id)
+        return self.player(player_id).house_strategy if strategy is None else strategy
+
+    @property
+    def _seat_rows(self) -> dict[int, Seat]:
+        """The table's Seat rows, read when first needed (most actions never need them)."""
+        if self._seat_rows_loaded is None:
+            self._seat_rows_loaded = {s.number: s for s in self.table.seats.all()}
+        return self._seat_rows_loaded
+
+    def _seat_signature(self) -> tuple[Any, ...]:
+        """What the Seat rows mirror of the engine's seats."""
+        return tuple(None if o is None else (o.player_id, o.stack, o.status)
+                     for o in self.state.seats)
 
     def seat_row(self, number: int) -> Seat | None:
         return self._seat_rows.get(number)
@@ -191,8 +216,7 @@ class TableRun:
         for number, occupant in enumerate(state.seats):
             if occupant is None or occupant.stack or occupant.leaving:
                 continue
-            player = self.player(occupant.player_id)
-            if not player.house_strategy:
+            if not self.house_strategy(occupant.player_id):
                 continue
             self.record(state.add_chips(number, amount) + state.sit_in(number))
 
@@ -237,8 +261,12 @@ class TableRun:
     def _sync_seats(self) -> bool:
         """Mirror the engine's seats into Seat rows (exactly while seated).
 
-        Returns True if somebody sat down or stood up.
+        Returns True if somebody sat down or stood up. The rows mirrored the engine's
+        seats when the table was loaded (every change goes through here), so if the
+        mirrored fields did not change, neither do the rows: no query at all.
         """
+        if self._seat_rows_loaded is None and self._seat_signature() == self._seats_at_load:
+            return False
         rows = self._seat_rows
         occupancy_changed = False
         changed: list[Seat] = []
@@ -293,7 +321,7 @@ class TableRun:
         table.deadline = self.now + timedelta(seconds=seconds)
         table.decision_version = table.version + 1
         occupant = state.seats[seat]
-        if self.player(occupant.player_id).house_strategy:
+        if self.house_strategy(occupant.player_id):
             table.bot_due = self.now + timedelta(seconds=conf("HOUSE_BOT_DELAY"))
         else:
             table.bot_due = None
@@ -307,12 +335,12 @@ class TableRun:
         seats_changed = self._sync_seats()
         table = self.table
         if self.hand_row is not None:
-            self.hand_row.save(update_fields=["events"])
+            rowsql.update_row(self.hand_row, ("events",))
         table.current_hand = self.hand_row
         table.state = self.game.dump(self.state)
         if bump:
             table.version += 1
-        table.save(update_fields=RUNTIME_FIELDS)
+        rowsql.update_row(table, RUNTIME_FIELDS)
         if bump:
             batch = fanout.build_batch(self, new_turn=new_turn)
             if seats_changed or table.status != self._status_loaded:

@@ -190,7 +190,7 @@ def _house_bot_seat(run: TableRun, user: User, bot: Player | None,
     seat = _field(command, "seat", int)
     seats = run.state.seats
     occupant = seats[seat] if 0 <= seat < len(seats) else None
-    if occupant is None or not run.player(occupant.player_id).house_strategy:
+    if occupant is None or not run.house_strategy(occupant.player_id):
         return None
     return int(seat)
 
@@ -273,7 +273,11 @@ def execute(*, table_id: int, user: Any, command: Json, bot: Player | None = Non
         if run.table.status == TableStatus.CLOSED:
             raise TableError("table_closed", "This table is closed.")
         handler(run, user, bot, command)
-        _clear_disconnect_flag(run, user, bot)
+        if kind != "act":
+            # An action never needs it: a seat sat out by a disconnect stays sitting out
+            # (and so keeps its flag, see below) until its player sits in — a command
+            # that comes here — or reconnects (connect() clears the flag).
+            _clear_disconnect_flag(run, user, bot)
         version = run.finish()
     return CommandResult(table_id, version)
 

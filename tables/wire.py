@@ -12,6 +12,7 @@ import json
 import time
 from typing import Any
 
+from channels.consumer import get_handler_name
 from django.conf import settings
 
 
@@ -63,3 +64,21 @@ class TokenBucket:
             return False
         self.tokens -= 1
         return True
+
+
+class LoopDispatch:
+    """Mixin for the server's websocket consumers: dispatch every message on the event loop.
+
+    Channels' ``AsyncConsumer.dispatch`` first runs ``close_old_connections`` through
+    ``sync_to_async`` for *every* message, outgoing group messages included: one hop
+    into the process's single database thread per event per connection, queued behind
+    the table services. These consumers never touch the database on the event loop;
+    their database work goes through ``database_sync_to_async``, which closes stale
+    connections in the database thread itself, before and after each call.
+    """
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
