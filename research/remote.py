@@ -35,6 +35,7 @@ from typing import Any
 
 from channels import DEFAULT_CHANNEL_LAYER
 from channels.layers import InMemoryChannelLayer, channel_layers, get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 
 Json = dict[str, Any]
 
@@ -106,10 +107,16 @@ class Link:
         self.pump.cancel()
         if self.own_loop is not None:
             loop = self.own_loop
-            close_pools = getattr(self.layer, "close_pools", None)
-            if close_pools is not None:
+            # The link's own layer instance lets go of its Redis connections: the
+            # pubsub layer's flush() only closes its own connections (the core
+            # layer's flush() would delete every key of the prefix: close_pools()).
+            if isinstance(self.layer, RedisPubSubChannelLayer):
+                close = self.layer.flush
+            else:
+                close = getattr(self.layer, "close_pools", None)
+            if close is not None:
                 with contextlib.suppress(Exception):
-                    self.call(close_pools, timeout=5)
+                    self.call(close, timeout=5)
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(loop.stop)
 

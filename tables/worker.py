@@ -16,12 +16,13 @@ import threading
 import time
 from datetime import datetime
 
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 from django.utils.module_loading import import_string
 
-from . import services
+from . import fanout, services
 
 log = logging.getLogger(__name__)
 HOUSEKEEPING_SECONDS = 1.0
@@ -34,16 +35,29 @@ def default_tick() -> float:
 
 def tick(now: datetime | None = None) -> int:
     """Fire due turn timers and let house bots act; returns how many tables changed."""
-    return services.fire_due_timers(now) + services.run_house_bots(now)
+    with fanout.collecting() as batches:
+        changed = services.fire_due_timers(now) + services.run_house_bots(now)
+    _send(batches)
+    return changed
 
 
 def housekeeping(now: datetime | None = None) -> int:
     """Drop silent connections, stand up long-disconnected players, close abandoned tables,
     then run the ``TABLES["WORKER_HOOKS"]`` (e.g. incremental statistics)."""
-    changed = services.sweep_presence(now) + services.close_abandoned_tables(now)
+    with fanout.collecting() as batches:
+        changed = services.sweep_presence(now) + services.close_abandoned_tables(now)
+    _send(batches)
     for path in settings.TABLES.get("WORKER_HOOKS", ()):
         import_string(path)()
     return changed
+
+
+def _send(batches: list[fanout.Batch]) -> None:
+    """Everything one step committed, sent in one go: from a plain thread every
+    ``async_to_sync`` runs a fresh event loop, and the channel layer opens its Redis
+    connections per loop, so one call per step instead of one per message."""
+    if batches:
+        async_to_sync(fanout.apublish)(batches)
 
 
 def run(stop: threading.Event | None = None, tick_seconds: float | None = None) -> None:
