@@ -4,9 +4,9 @@ Every action locks and reads the table row, reads its running hand and writes
 both back. Through the ORM, building those statements (query compilation) cost
 more CPU than PostgreSQL spent running them (docs/benchmarks.md, "Scale"), so
 they are written once here, per model and database vendor, and only executed.
-Values go through each field's own ``get_db_prep_save`` and rows through
-``Model.objects.raw`` (which applies the fields' converters), so the rows are
-the same model instances the ORM would give.
+Values go through each field's own ``get_db_prep_save``, rows through the
+fields' database converters and ``Model.from_db``, so the rows are the same
+model instances the ORM would give.
 """
 
 from __future__ import annotations
@@ -20,22 +20,43 @@ M = TypeVar("M", bound=models.Model)
 
 
 def lock_row(model: type[M], pk: int, *, skip_locked: bool = False) -> M | None:
-    """``SELECT * … WHERE pk = %s FOR UPDATE [SKIP LOCKED]`` (no lock clause on SQLite,
+    """``SELECT … WHERE pk = %s FOR UPDATE [SKIP LOCKED]`` (no lock clause on SQLite,
     where the transaction itself serialises writers)."""
-    if not _in_range(model, pk):  # as the ORM: no such row, not a database error
-        return None
-    return next(iter(model.objects.raw(_select_sql(model, True, skip_locked), [pk])), None)
+    return _fetch(model, pk, True, skip_locked)
 
 
 def get_row(model: type[M], pk: int) -> M | None:
-    if not _in_range(model, pk):
+    return _fetch(model, pk, False, False)
+
+
+def _fetch(model: type[M], pk: int, lock: bool, skip_locked: bool) -> M | None:
+    if not _in_range(model, pk):  # as the ORM: no such row, not a database error
         return None
-    return next(iter(model.objects.raw(_select_sql(model, False, False), [pk])), None)
+    sql, names, converters = _select(model, lock, skip_locked)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row)
+    for i, column, functions in converters:
+        for convert in functions:
+            values[i] = convert(values[i], column, connection)
+    return model.from_db(connection.alias, names, values)
 
 
 def _in_range(model: type[models.Model], pk: int) -> bool:
     low, high = connection.ops.integer_field_range(model._meta.pk.get_internal_type())
     return (low is None or pk >= low) and (high is None or pk <= high)
+
+
+def column_by_pk(model: type[models.Model], field: str, pks: list[int]) -> dict[int, Any]:
+    """``{pk: value}`` of one plain column for these rows (``SELECT pk, column … IN``)."""
+    if not pks:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(_column_sql(model, field, len(pks)), pks)
+        return dict(cursor.fetchall())
 
 
 def update_row(obj: models.Model, fields: tuple[str, ...]) -> None:
@@ -49,15 +70,35 @@ def update_row(obj: models.Model, fields: tuple[str, ...]) -> None:
 
 
 @cache
-def _select_sql(model: type[models.Model], lock: bool, skip_locked: bool) -> str:
+def _select(model: type[models.Model], lock: bool,
+            skip_locked: bool) -> tuple[str, list[str], list[tuple[int, Any, list[Any]]]]:
+    """The statement, the field names in column order, and the converters per column."""
     quote = connection.ops.quote_name
     meta = model._meta
-    sql = f"SELECT * FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)} = %s"
+    fields = list(meta.concrete_fields)
+    sql = (f"SELECT {', '.join(quote(f.column) for f in fields)} FROM {quote(meta.db_table)} "
+           f"WHERE {quote(meta.pk.column)} = %s")
     if lock and connection.features.has_select_for_update:
         sql += " FOR UPDATE"
         if skip_locked and connection.features.has_select_for_update_skip_locked:
             sql += " SKIP LOCKED"
-    return sql
+    converters = []
+    for i, field in enumerate(fields):
+        column = field.get_col(meta.db_table)
+        functions = (connection.ops.get_db_converters(column)
+                     + field.get_db_converters(connection))
+        if functions:
+            converters.append((i, column, functions))
+    return sql, [f.attname for f in fields], converters
+
+
+@cache
+def _column_sql(model: type[models.Model], field: str, count: int) -> str:
+    quote = connection.ops.quote_name
+    meta = model._meta
+    return (f"SELECT {quote(meta.pk.column)}, {quote(meta.get_field(field).column)} "
+            f"FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)} IN "
+            f"({', '.join(['%s'] * count)})")
 
 
 @cache

@@ -41,11 +41,6 @@ MAX_HANDS_PER_COMMAND = 20  # hands that end at once (all-in blinds) before anyo
 
 _SEAT_STATES = {NEW: SeatState.PLAYING, SITTING_OUT: SeatState.SITTING_OUT,
                 WAITING_FOR_BB: SeatState.WAITING_FOR_BB}
-# Player id -> house_strategy, for every player this process has loaded. A player's
-# strategy is set when it is created and never changes, so the turn bookkeeping of
-# every action (is the player to act a house bot?) needs no query after the first.
-_HOUSE_STRATEGY: dict[str, str] = {}
-_HOUSE_STRATEGY_MAX = 100_000
 
 
 def conf(name: str) -> Any:
@@ -80,6 +75,7 @@ class TableRun:
         self.hand_row: Hand | None = table.current_hand
         self._status_loaded = table.status
         self._players: dict[str, Player] = {}
+        self._house: dict[str, str] | None = None
         self._cash_outs: list[tuple[str, int, int | None]] = []
         self._buy_ins: list[tuple[str, int]] = []
         self._seat_rows_loaded: dict[int, Seat] | None = None
@@ -104,14 +100,21 @@ class TableRun:
 
     def player_cache(self, player: Player) -> None:
         self._players.setdefault(str(player.pk), player)
-        if len(_HOUSE_STRATEGY) >= _HOUSE_STRATEGY_MAX:
-            _HOUSE_STRATEGY.clear()
-        _HOUSE_STRATEGY[str(player.pk)] = player.house_strategy
 
     def house_strategy(self, player_id: str) -> str:
-        """The player's house-bot strategy ("" for people and remote bots)."""
-        strategy = _HOUSE_STRATEGY.get(player_id)
-        return self.player(player_id).house_strategy if strategy is None else strategy
+        """The player's house-bot strategy ("" for people and remote bots). Every action
+        asks (is the next player to act a house bot?): one plain column for everyone
+        seated, not the Player rows with their owners."""
+        if player_id in self._players:
+            return self._players[player_id].house_strategy
+        if self._house is None or player_id not in self._house:
+            wanted = {int(s.player_id) for s in self.state.seats if s is not None}
+            wanted.add(int(player_id))
+            self._house = {str(pk): strategy for pk, strategy in rowsql.column_by_pk(
+                Player, "house_strategy", sorted(wanted)).items()}
+        if player_id not in self._house:
+            raise Player.DoesNotExist(f"no player {player_id}")
+        return self._house[player_id]
 
     @property
     def _seat_rows(self) -> dict[int, Seat]:
@@ -293,9 +296,8 @@ class TableRun:
             elif (row.stack, row.state) != (occupant.stack, state):
                 row.stack, row.state = occupant.stack, state
                 changed.append(row)
-        if changed:  # one UPDATE for every seat a hand's end changed, not one per seat
-            Seat.objects.bulk_update(changed, ["stack", "state", "disconnected_at",
-                                               "sat_out_by_disconnect"])
+        for row in changed:  # a fixed UPDATE per row is cheaper than one bulk_update
+            rowsql.update_row(row, ("stack", "state"))  # (CASE … WHEN per row) to build
         return occupancy_changed
 
     def save_seat(self, row: Seat) -> None:
