@@ -1,7 +1,7 @@
 """Load generator: many bot clients over the table websocket protocol, measured.
 
     bin/scaleout                                   # PostgreSQL + Redis + N Daphne + worker
-    .venv/bin/python bench/load.py --tables 1000 --duration 600
+    python bench/load.py --tables 1000 --duration 600     # runs itself in .venv
     bin/scaleout stop
 
 It provisions tables and bots with tokens (``manage.py loadtest_setup``, against
@@ -34,13 +34,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from load_clients import Stats, run_slice
-from load_procs import Sampler, server_pids
-
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = ROOT / ".venv" / "bin" / "python"
 if not PYTHON.exists():
     PYTHON = Path(sys.executable)
+elif Path(sys.prefix).resolve() != (ROOT / ".venv").resolve():
+    # `python bench/load.py` from a shell without the virtualenv: run in it (it has
+    # `websockets`, which bin/serve and bin/test install there).
+    os.execv(PYTHON, [str(PYTHON), *sys.argv])
+
+from load_clients import Stats, run_slice  # noqa: E402
+from load_procs import Sampler, server_pids  # noqa: E402
+
 # A 127.0.0.1 server is all this tool ever connects to.
 HOST = "127.0.0.1"
 
