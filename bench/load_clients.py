@@ -466,12 +466,13 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
         await asyncio.sleep(0.05)
     window.start, window.end = window_times[0], window_times[1]
     stuck_after = 2 * turn_seconds + 5
-    while time.time() < window.end:
+    opened = time.monotonic()  # a table is judged from the window's start, not from its
+    while time.time() < window.end:  # clients' creation (the last ones sit just in time)
         await asyncio.sleep(1)
         now = time.monotonic()
         if window.inside():
             for group in groups:
-                if now - group.last_event > stuck_after:
+                if now - max(group.last_event, opened) > stuck_after:
                     stats.stuck_tables.add(group.id)
     # A last snapshot for the chip check, then close.
     for spectator in spectators:
