@@ -53,11 +53,18 @@ class PresenceWriter:
         names, self.heard = self.heard, set()
         if not names:
             return
-        gone = await database_sync_to_async(services.heartbeat_many)(channel_names=names)
-        for name in gone:
+        # Not in the process's shared database thread: there the write would queue
+        # behind every pending table command, and under overload heartbeats would
+        # land after the sweep's timeout and drop live players (measured at 1,000
+        # tables: docs/benchmarks.md). One small UPDATE on a connection of its own.
+        # (SQLite has one writer at a time: there it stays in the shared thread.)
+        shared = "sqlite" in settings.DATABASES["default"]["ENGINE"]
+        gone = await database_sync_to_async(services.heartbeat_many, thread_sensitive=shared)(
+            channel_names=names)
+        for name in gone:  # each re-registers on its own: the next flush never waits
             consumer = self.consumers.get(name)
             if consumer is not None:
-                await consumer.register_again()
+                _background(consumer.register_again())
 
     async def run(self) -> None:
         while self.consumers:
@@ -66,6 +73,15 @@ class PresenceWriter:
                 await self.flush()
             except Exception:  # a database hiccup: the next round writes again
                 log.exception("presence flush failed")
+
+
+_tasks: set[asyncio.Task[None]] = set()
+
+
+def _background(coroutine: Any) -> None:
+    task = asyncio.get_running_loop().create_task(coroutine)
+    _tasks.add(task)  # keep a reference until it is done
+    task.add_done_callback(_tasks.discard)
 
 
 _writers: dict[Any, PresenceWriter] = {}

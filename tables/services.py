@@ -392,14 +392,21 @@ def heartbeat_many(*, channel_names: set[str] | list[str],
     return set(names) - alive
 
 
-def disconnect(*, channel_name: str, now: datetime | None = None) -> None:
-    """The connection is gone: players nobody controls any more are sat out (V9)."""
+def disconnect(*, channel_name: str, now: datetime | None = None,
+               silent_since: datetime | None = None) -> None:
+    """The connection is gone: players nobody controls any more are sat out (V9).
+
+    With ``silent_since`` (the presence sweep) only if the connection is still silent
+    under the table lock: a heartbeat written since the sweep listed it wins."""
     connection = Connection.objects.filter(channel_name=channel_name).select_related(
         "user", "bot").first()
     if connection is None:
         return
     with locked_table(connection.table_id, now=now) as run:
         assert run is not None
+        if silent_since is not None and not Connection.objects.filter(
+                pk=connection.pk, last_seen__lt=silent_since).exists():
+            return
         Connection.objects.filter(pk=connection.pk).delete()
         changed = False
         for number, occupant in enumerate(run.state.seats):
@@ -428,7 +435,7 @@ def sweep_presence(now: datetime | None = None) -> int:
     silent = now - timedelta(seconds=conf("PRESENCE_TIMEOUT"))
     for channel_name in list(Connection.objects.filter(last_seen__lt=silent)
                              .values_list("channel_name", flat=True)[:1000]):
-        disconnect(channel_name=channel_name, now=now)
+        disconnect(channel_name=channel_name, now=now, silent_since=silent)
         count += 1
     expired = now - timedelta(seconds=conf("SEAT_GRACE_SECONDS"))
     for table_id, number in list(Seat.objects.filter(disconnected_at__lt=expired)

@@ -185,6 +185,25 @@ def test_silent_connection_swept_then_seat_released_after_grace(
         sum(s.stack for s in Seat.objects.filter(table=table))
 
 
+def test_the_sweep_spares_a_connection_heard_from_after_it_was_listed(
+        table: Any, alice: Any, bob: Any, settings: Any) -> None:
+    """The sweep lists silent connections, then disconnects them one by one; under load
+    that takes a while, and a heartbeat written meanwhile must win (a live player was
+    sat out and, at 1,000 tables, stood up 10 minutes later)."""
+    sit(table, alice, 0)
+    sit(table, bob, 1)
+    start = Table.objects.get(pk=table.pk).deadline - timedelta(seconds=table.turn_seconds)
+    services.connect(table_id=table.pk, channel_name="a1", user=alice, now=start)
+    listed_silent = start + timedelta(seconds=1)  # the sweep's cut-off when it listed a1
+    services.heartbeat(channel_name="a1", now=start + timedelta(seconds=2))
+    services.disconnect(channel_name="a1", silent_since=listed_silent)
+    assert Connection.objects.filter(channel_name="a1").exists()
+    assert Seat.objects.get(table=table, number=0).state != "disconnected"
+    services.disconnect(channel_name="a1", silent_since=start + timedelta(seconds=3))
+    assert not Connection.objects.exists()
+    assert Seat.objects.get(table=table, number=0).state == "disconnected"
+
+
 def test_abandoned_table_is_closed_but_history_stays(table: Any, alice: Any, bob: Any) -> None:
     sit(table, alice, 0)
     sit(table, bob, 1)
