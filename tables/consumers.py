@@ -19,7 +19,7 @@ from accounts.models import Player
 
 from . import fanout, presence, selectors, services
 from .errors import TableError
-from .wire import LoopDispatch, TokenBucket, WireError, decode
+from .wire import LoopDispatch, TokenBucket, WireError, decode, reads_in_own_thread
 
 PROTOCOL = 1
 log = logging.getLogger(__name__)
@@ -38,11 +38,13 @@ def _collected(call: Callable[..., Any], kwargs: dict[str, Any]) -> tuple[Any, l
         return call(**kwargs), batches
 
 
-async def db(call: Callable[..., Any], **kwargs: Any) -> Any:
+async def db(call: Callable[..., Any], *, read_only: bool = False, **kwargs: Any) -> Any:
     """Call a service in a database thread; its fan-out (after the commit) is sent from
-    here, on the event loop, before this returns (so before any ``ack``)."""
+    here, on the event loop, before this returns (so before any ``ack``). Read-only
+    calls may run beside the commands (:func:`tables.wire.reads_in_own_thread`)."""
+    shared = not _parallel() and not (read_only and reads_in_own_thread())
     result, batches = await database_sync_to_async(
-        _collected, thread_sensitive=not _parallel())(call, kwargs)
+        _collected, thread_sensitive=shared)(call, kwargs)
     if batches:
         await fanout.apublish(batches)
     return result
@@ -72,7 +74,7 @@ class TableConsumer(LoopDispatch, AsyncWebsocketConsumer):
         omniscient = self.user.can_see_all_cards
         groups = [fanout.omniscient_group(self.table_id) if omniscient
                   else fanout.public_group(self.table_id)]
-        players = await db(_player_ids, user=self.user, bot=self.bot)
+        players = await db(_player_ids, read_only=True, user=self.user, bot=self.bot)
         groups += [fanout.player_group(self.table_id, p) for p in players]
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
@@ -108,8 +110,8 @@ class TableConsumer(LoopDispatch, AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(data, separators=(",", ":")))
 
     async def send_snapshot(self, request_id: Any = None) -> None:
-        data = await db(selectors.snapshot, table_id=self.table_id, user=self.user,
-                        bot=self.bot)
+        data = await db(selectors.snapshot, read_only=True, table_id=self.table_id,
+                        user=self.user, bot=self.bot)
         self.version = max(self.version, data["version"])
         turn = data.pop("your_turn")
         if request_id is not None:

@@ -23,6 +23,8 @@ from django.contrib.auth.models import AnonymousUser
 from accounts.models import Player
 from accounts.tokens import player_for_bot_token
 
+from .wire import reads_in_own_thread
+
 
 def bearer_token(scope: dict[str, Any]) -> str | None:
     """The raw token of an ``Authorization: Bearer <token>`` header, else None."""
@@ -34,7 +36,6 @@ def bearer_token(scope: dict[str, Any]) -> str | None:
     return None
 
 
-@database_sync_to_async
 def _bot_for(raw: str) -> Player | None:
     bot = player_for_bot_token(raw)
     if bot is None or bot.owner is None or not bot.owner.is_active:
@@ -53,7 +54,10 @@ class BotTokenMiddleware:
         raw = bearer_token(scope)
         if raw is None:
             return await self.session_app(scope, receive, send)
-        bot = await _bot_for(raw) if raw else None
+        bot = None
+        if raw:
+            bot = await database_sync_to_async(
+                _bot_for, thread_sensitive=not reads_in_own_thread())(raw)
         scope = dict(scope, bot=bot, user=bot.owner if bot is not None else AnonymousUser())
         return await self.inner(scope, receive, send)
 

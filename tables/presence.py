@@ -19,6 +19,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from . import services
+from .wire import reads_in_own_thread
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +58,8 @@ class PresenceWriter:
         # behind every pending table command, and under overload heartbeats would
         # land after the sweep's timeout and drop live players (measured at 1,000
         # tables: docs/benchmarks.md). One small UPDATE on a connection of its own.
-        # (SQLite has one writer at a time: there it stays in the shared thread.)
-        shared = "sqlite" in settings.DATABASES["default"]["ENGINE"]
-        gone = await database_sync_to_async(services.heartbeat_many, thread_sensitive=shared)(
+        gone = await database_sync_to_async(
+            services.heartbeat_many, thread_sensitive=not reads_in_own_thread())(
             channel_names=names)
         for name in gone:  # each re-registers on its own: the next flush never waits
             consumer = self.consumers.get(name)

@@ -82,3 +82,13 @@ class LoopDispatch:
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+
+def reads_in_own_thread() -> bool:
+    """Whether read-only database work of a websocket (authenticating a token, the
+    snapshot, presence writes) may run in asgiref's thread pool instead of the
+    process's one shared database thread, where it would queue behind every pending
+    table command: under overload a bot's handshake then outlived Daphne's accept
+    timeout and the reconnects fed the queue (docs/benchmarks.md, "Scale"). Not on
+    SQLite, which has one writer at a time."""
+    return "sqlite" not in settings.DATABASES["default"]["ENGINE"]
