@@ -145,17 +145,18 @@ _collecting = threading.local()
 
 
 @contextmanager
-def collecting() -> Iterator[list[Batch]]:
+def collecting(send: Any = None) -> Iterator[list[Batch]]:
     """Inside this block (in one thread) :func:`publish` only collects the committed
     batches; the caller sends them with :func:`apublish` from its event loop. So a
-    consumer's database thread never waits for Redis round trips."""
+    consumer's database thread never waits for Redis round trips. With ``send``
+    each committed batch goes to ``send(batch)`` at once instead (the worker)."""
     batches: list[Batch] = []
-    previous = getattr(_collecting, "batches", None)
-    _collecting.batches = batches
+    previous = getattr(_collecting, "batches", None), getattr(_collecting, "send", None)
+    _collecting.batches, _collecting.send = batches, send
     try:
         yield batches
     finally:
-        _collecting.batches = previous
+        _collecting.batches, _collecting.send = previous
 
 
 def layer_message(group: str, message: Json) -> Json:
@@ -168,6 +169,13 @@ def layer_message(group: str, message: Json) -> Json:
 
 def publish(batch: Batch) -> None:
     """Send after the commit. A lost message is not fatal: clients resync on a gap."""
+    send = getattr(_collecting, "send", None)
+    if send is not None:
+        try:
+            send(batch)
+        except Exception:  # delivery is best effort; the database is the truth
+            log.exception("sending a batch failed")
+        return
     pending = getattr(_collecting, "batches", None)
     if pending is not None:
         pending.append(batch)

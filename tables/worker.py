@@ -11,12 +11,13 @@ as a task inside the Daphne process instead (``TABLES["WORKER_IN_PROCESS"]``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
+from collections.abc import Callable, Iterator
 from datetime import datetime
 
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
@@ -33,31 +34,45 @@ def default_tick() -> float:
     return float(settings.TABLES.get("WORKER_TICK_SECONDS", 0.1))
 
 
-def tick(now: datetime | None = None) -> int:
-    """Fire due turn timers and let house bots act; returns how many tables changed."""
-    with fanout.collecting() as batches:
-        changed = services.fire_due_timers(now) + services.run_house_bots(now)
-    _send(batches)
-    return changed
+def tick(now: datetime | None = None, send: Sender | None = None) -> int:
+    """Fire due turn timers and let house bots act; returns how many tables changed.
+    ``send``: how the standalone worker publishes each committed change (below)."""
+    with _sending(send):
+        return services.fire_due_timers(now) + services.run_house_bots(now)
 
 
-def housekeeping(now: datetime | None = None) -> int:
+def housekeeping(now: datetime | None = None, send: Sender | None = None) -> int:
     """Drop silent connections, stand up long-disconnected players, close abandoned tables,
     then run the ``TABLES["WORKER_HOOKS"]`` (e.g. incremental statistics)."""
-    with fanout.collecting() as batches:
+    with _sending(send):
         changed = services.sweep_presence(now) + services.close_abandoned_tables(now)
-    _send(batches)
     for path in settings.TABLES.get("WORKER_HOOKS", ()):
         import_string(path)()
     return changed
 
 
-def _send(batches: list[fanout.Batch]) -> None:
-    """Everything one step committed, sent in one go: from a plain thread every
-    ``async_to_sync`` runs a fresh event loop, and the channel layer opens its Redis
-    connections per loop, so one call per step instead of one per message."""
-    if batches:
-        async_to_sync(fanout.apublish)(batches)
+Sender = Callable[[fanout.Batch], None]
+
+
+@contextlib.contextmanager
+def _sending(send: Sender | None) -> Iterator[None]:
+    if send is None:  # fanout.publish as everywhere else
+        yield
+        return
+    with fanout.collecting(send):
+        yield
+
+
+def _loop_sender() -> Sender:
+    """Publish each change as it commits, from one event loop kept for the worker's life:
+    ``async_to_sync`` from a plain thread runs a fresh loop per call, and the channel
+    layer opens its Redis connections per loop."""
+    loop = asyncio.new_event_loop()
+
+    def send(batch: fanout.Batch) -> None:
+        loop.run_until_complete(fanout.apublish([batch]))
+
+    return send
 
 
 def run(stop: threading.Event | None = None, tick_seconds: float | None = None) -> None:
@@ -65,11 +80,12 @@ def run(stop: threading.Event | None = None, tick_seconds: float | None = None) 
     stop = stop or threading.Event()
     pause = default_tick() if tick_seconds is None else tick_seconds
     last_housekeeping = 0.0
+    send = _loop_sender()
     while not stop.is_set():
         try:
-            tick()
+            tick(send=send)
             if time.monotonic() - last_housekeeping >= HOUSEKEEPING_SECONDS:
-                housekeeping()
+                housekeeping(send=send)
                 last_housekeeping = time.monotonic()
         except Exception:  # keep going: a database hiccup must not stop every table
             log.exception("table worker step failed")
