@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -145,7 +145,7 @@ _collecting = threading.local()
 
 
 @contextmanager
-def collecting(send: Any = None) -> Iterator[list[Batch]]:
+def collecting(send: Callable[[Batch], None] | None = None) -> Iterator[list[Batch]]:
     """Inside this block (in one thread) :func:`publish` only collects the committed
     batches; the caller sends them with :func:`apublish` from its event loop. So a
     consumer's database thread never waits for Redis round trips. With ``send``

@@ -58,8 +58,10 @@ def locked_table(table_id: int, *, skip_locked: bool = False,
                 yield None
                 return
             raise TableError("table_not_found", f"There is no table {table_id}.")
-        if table.current_hand_id is not None:  # the running hand (not locked: only the
-            table.current_hand = rowsql.get_row(Hand, table.current_hand_id)  # table is)
+        # The running hand, in a statement of its own after the lock (never joined into
+        # the locking query: tests/tables/test_turn_always_names_its_hand.py).
+        if table.current_hand_id is not None:
+            table.current_hand = rowsql.get_row(Hand, table.current_hand_id)
         yield TableRun(table, now or timezone.now())
 
 
@@ -90,16 +92,21 @@ class TableRun:
         if player_id not in self._players:
             # One query for everyone seated (not one per seat): archiving a hand and
             # checking who controls which seat need them all.
-            wanted = {int(s.player_id) for s in self.state.seats if s is not None}
-            wanted.add(int(player_id))
-            for player in Player.objects.select_related("owner").filter(pk__in=wanted):
-                self.player_cache(player)
+            for player in Player.objects.select_related("owner").filter(
+                    pk__in=self._seated_and(player_id)):
+                self._players.setdefault(str(player.pk), player)
             if player_id not in self._players:
                 raise Player.DoesNotExist(f"no player {player_id}")
         return self._players[player_id]
 
     def player_cache(self, player: Player) -> None:
-        self._players.setdefault(str(player.pk), player)
+        self._players[str(player.pk)] = player
+
+    def _seated_and(self, player_id: str) -> list[int]:
+        """Everyone seated plus ``player_id``: one query answers for the whole table."""
+        wanted = {int(s.player_id) for s in self.state.seats if s is not None}
+        wanted.add(int(player_id))
+        return sorted(wanted)
 
     def house_strategy(self, player_id: str) -> str:
         """The player's house-bot strategy ("" for people and remote bots). Every action
@@ -108,10 +115,8 @@ class TableRun:
         if player_id in self._players:
             return self._players[player_id].house_strategy
         if self._house is None or player_id not in self._house:
-            wanted = {int(s.player_id) for s in self.state.seats if s is not None}
-            wanted.add(int(player_id))
             self._house = {str(pk): strategy for pk, strategy in rowsql.column_by_pk(
-                Player, "house_strategy", sorted(wanted)).items()}
+                Player, "house_strategy", self._seated_and(player_id)).items()}
         if player_id not in self._house:
             raise Player.DoesNotExist(f"no player {player_id}")
         return self._house[player_id]

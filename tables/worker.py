@@ -15,7 +15,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime
 
 from channels.db import database_sync_to_async
@@ -34,33 +34,24 @@ def default_tick() -> float:
     return float(settings.TABLES.get("WORKER_TICK_SECONDS", 0.1))
 
 
+Sender = Callable[[fanout.Batch], None]  # the standalone worker's publisher (below)
+
+
 def tick(now: datetime | None = None, send: Sender | None = None) -> int:
     """Fire due turn timers and let house bots act; returns how many tables changed.
     ``send``: how the standalone worker publishes each committed change (below)."""
-    with _sending(send):
+    with fanout.collecting(send) if send else contextlib.nullcontext():
         return services.fire_due_timers(now) + services.run_house_bots(now)
 
 
 def housekeeping(now: datetime | None = None, send: Sender | None = None) -> int:
     """Drop silent connections, stand up long-disconnected players, close abandoned tables,
     then run the ``TABLES["WORKER_HOOKS"]`` (e.g. incremental statistics)."""
-    with _sending(send):
+    with fanout.collecting(send) if send else contextlib.nullcontext():
         changed = services.sweep_presence(now) + services.close_abandoned_tables(now)
     for path in settings.TABLES.get("WORKER_HOOKS", ()):
         import_string(path)()
     return changed
-
-
-Sender = Callable[[fanout.Batch], None]
-
-
-@contextlib.contextmanager
-def _sending(send: Sender | None) -> Iterator[None]:
-    if send is None:  # fanout.publish as everywhere else
-        yield
-        return
-    with fanout.collecting(send):
-        yield
 
 
 def _loop_sender() -> Sender:
