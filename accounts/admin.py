@@ -1,7 +1,8 @@
 """The admin, for superusers only (``is_staff`` is derived from role 1).
 
 Users: role filter and search, change the role, deactivate, delete (players are
-soft-deleted through the service). Players: search, kind filter, read-only
+soft-deleted through the service; the system account that owns the house bots
+cannot be deleted). Players: search, kind and house-bot filters, read-only
 balance, an "adjust balance" action that posts ledger entries. Ledger: read-only.
 """
 
@@ -77,14 +78,32 @@ class LiveFilter(admin.SimpleListFilter):
         return queryset
 
 
+class HouseFilter(admin.SimpleListFilter):
+    title = "house bot"
+    parameter_name = "house"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "House bots (owned by the system account)"), ("no", "Others")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Player]) -> QuerySet[Player]:
+        if self.value() == "yes":
+            return queryset.exclude(house_strategy="")
+        if self.value() == "no":
+            return queryset.filter(house_strategy="")
+        return queryset
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("name", "kind", "owner", "balance", "created_at", "deleted_at")
-    list_filter = ("kind", LiveFilter)
+    list_display = ("name", "kind", "house_strategy", "owner", "balance", "created_at",
+                    "deleted_at")
+    list_filter = ("kind", HouseFilter, LiveFilter)
     search_fields = ("name", "owner__username")
     list_select_related = ("owner",)
-    fields = ("name", "kind", "owner", "description", "balance", "created_at", "deleted_at")
-    readonly_fields = ("kind", "owner", "balance", "created_at", "deleted_at")
+    fields = ("name", "kind", "house_strategy", "owner", "description", "balance",
+              "created_at", "deleted_at")
+    readonly_fields = ("kind", "house_strategy", "owner", "balance", "created_at",
+                       "deleted_at")
     actions = ["adjust_balance", "soft_delete"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

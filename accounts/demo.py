@@ -4,7 +4,13 @@ A step is a function ``(out) -> None`` that makes its data exist (idempotently)
 and prints what a developer needs (logins, tokens) through ``out``. Other apps
 add steps in their own ``demo.py`` module with ``@demo_step(order=...)``; the
 command imports every installed app's ``demo`` module, then runs the steps by
-order. Accounts uses orders below 100; e.g. demo tables would use 200.
+order. Accounts uses orders below 100 (and 900 for the house bots, see
+:func:`house_bots`); e.g. demo tables use 200.
+
+House bots (``Player.house_strategy``) never belong to a demo user: they belong to
+the system account (:func:`accounts.services.house_owner`). Steps should make them
+with :func:`accounts.services.create_house_bot`; the last step hands any that a
+person owns to the system account.
 
 Passwords and bot tokens here are fixed and public: the command refuses to run
 unless DEBUG is on.
@@ -17,6 +23,7 @@ from typing import Protocol
 
 from django.db import transaction
 
+from . import services
 from .models import Player, PlayerKind, Role, User
 from .tokens import hash_token
 
@@ -98,3 +105,16 @@ def players_and_bots(out: Output) -> None:
         # A fixed, public token, like the passwords above: demo data only.
         Player.objects.filter(pk=bot.pk).update(token_hash=hash_token(token))
         out.write(f"  {name:<9}  token {token}")
+
+
+@demo_step(order=900)
+def house_bots(out: Output) -> None:
+    """After every app's steps: house bots belong to the system account, not to the
+    tester (who seats and removes them through the right to manage bots)."""
+    services.adopt_house_bots()
+    names = list(Player.objects.live().house().order_by("name").values_list("name", flat=True))
+    if names:
+        owner = services.house_owner().username
+        out.write(f"House bots (owned by the system account “{owner}”, which cannot log in; "
+                  "testers seat them):")
+        out.write("  " + ", ".join(names))

@@ -9,6 +9,7 @@ from django.contrib.auth.forms import UserCreationForm
 
 from .models import User
 from .selectors import player_name_taken
+from .services import HOUSE_USERNAME
 from .validators import PLAYER_NAME_MAX, PLAYER_NAME_RULES, player_name_problem
 
 
@@ -27,6 +28,11 @@ class RegistrationForm(UserCreationForm):  # type: ignore[type-arg]
         problem = player_name_problem(username)
         if problem:
             raise forms.ValidationError(problem, code="invalid_name")
+        if username.lower() == HOUSE_USERNAME:
+            raise forms.ValidationError(
+                f"“{username}” is reserved for the system account; please choose another.",
+                code="name_taken",
+            )
         if player_name_taken(username):
             raise forms.ValidationError(
                 f"The name “{username}” is already used by a player; please choose another.",

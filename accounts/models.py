@@ -26,6 +26,9 @@ class Role(models.IntegerChoices):
     SUPERUSER = 1, "Superuser"
     TESTER = 2, "Tester"
     PLAYER = 3, "Player"
+    # The system account that owns the house bots (accounts.services.house_owner):
+    # no right at all, always inactive, no usable password: it never logs in.
+    SYSTEM = 4, "System"
 
 
 class UserManager(DjangoUserManager["User"]):
@@ -50,6 +53,8 @@ class User(AbstractUser):
     ``is_superuser`` and ``is_staff`` are set by :meth:`save` from the role (only
     superusers may use the admin), and a database constraint rejects any row where
     they disagree, so no code path (bulk update, raw SQL, admin) can split them.
+    Likewise a :attr:`Role.SYSTEM` account is always inactive with an unusable
+    password (:meth:`save` makes it so; a constraint rejects anything else).
     """
 
     role = models.PositiveSmallIntegerField(choices=Role.choices, default=Role.PLAYER)
@@ -65,14 +70,29 @@ class User(AbstractUser):
                 ),
                 name="accounts_user_superuser_flag_matches_role",
             ),
+            models.CheckConstraint(
+                condition=~Q(role=Role.SYSTEM) | Q(is_active=False, password__startswith="!"),
+                name="accounts_user_system_never_logs_in",
+            ),
         ]
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.is_superuser = self.is_staff = self.role == Role.SUPERUSER
+        derived = {"is_superuser", "is_staff"}
+        if self.role == Role.SYSTEM:
+            self.is_active = False
+            if self.has_usable_password():
+                self.set_unusable_password()
+            derived |= {"is_active", "password"}
         update_fields = kwargs.get("update_fields")
-        if update_fields is not None and "role" in update_fields:
-            kwargs["update_fields"] = {*update_fields, "is_superuser", "is_staff"}
+        if update_fields is not None and ("role" in update_fields or self.role == Role.SYSTEM):
+            kwargs["update_fields"] = {*update_fields, *derived}
         super().save(*args, **kwargs)
+
+    @property
+    def is_system(self) -> bool:
+        """The system account (owner of the house bots), not a person."""
+        return self.role == Role.SYSTEM
 
     def _has_role(self, role: Role) -> bool:
         return bool(self.is_active) and self.role <= role
@@ -113,6 +133,10 @@ class PlayerQuerySet(models.QuerySet["Player"]):
     def live(self) -> PlayerQuerySet:
         return self.filter(deleted_at__isnull=True)
 
+    def house(self) -> PlayerQuerySet:
+        """House bots (played by the server; owned by the system account)."""
+        return self.exclude(house_strategy="")
+
 
 class Player(models.Model):
     """Someone who sits at a table: a user's human player or one of their bots.
@@ -139,6 +163,8 @@ class Player(models.Model):
     token_created_at = models.DateTimeField(null=True, blank=True, editable=False)
     # A server-side ("house") bot plays with this botkit strategy; the table worker
     # makes it act. Empty for humans and for remote bots (which connect with a token).
+    # House bots belong to the system account (accounts.services.house_owner), never
+    # to a person: an owner is offered the player's turns and sees its cards.
     house_strategy = models.CharField(max_length=40, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -177,6 +203,11 @@ class Player(models.Model):
     @property
     def is_deleted(self) -> bool:
         return self.deleted_at is not None
+
+    @property
+    def is_house(self) -> bool:
+        """A house bot: the server plays it (``house_strategy``)."""
+        return bool(self.house_strategy)
 
 
 class LedgerKind(models.TextChoices):

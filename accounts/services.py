@@ -88,6 +88,8 @@ def regenerate_bot_token(bot: Player) -> str:
     """Replace the bot's token; the old one stops working at once. Returns the new raw token."""
     if not bot.is_bot:
         raise NotAllowed("Only bots have API tokens.")
+    if bot.is_house:
+        raise NotAllowed("House bots have no API token: the server plays them.")
     if bot.is_deleted or bot.owner is None:
         raise PlayerDeleted(f"The bot “{bot.name}” has been deleted.")
     if not bot.owner.can_manage_bots:
@@ -131,7 +133,8 @@ def delete_player(player: Player) -> None:
     """
     if player.is_deleted:
         return
-    if player.is_bot and player.owner is not None and not player.owner.can_manage_bots:
+    if (player.is_bot and not player.is_house and player.owner is not None
+            and not player.owner.can_manage_bots):
         raise NotAllowed("Only testers and superusers may delete bots.")
     with transaction.atomic():
         _soft_delete(Player.objects.select_for_update().get(pk=player.pk))
@@ -141,12 +144,86 @@ def delete_player(player: Player) -> None:
 def delete_user(user: User) -> None:
     """Delete a user account; its players are soft-deleted, their histories kept.
 
-    Refused (nothing changed) while any of the user's players sits at a table.
+    Refused (nothing changed) while any of the user's players sits at a table, and
+    for the system account (it owns the house bots).
     """
+    if user.is_system:
+        raise NotAllowed("The system account owns the house bots and cannot be deleted.")
     with transaction.atomic():
         for player in Player.objects.live().select_for_update().filter(owner=user):
             _soft_delete(player)
         user.delete()
+
+
+# ---------------------------------------------------------------------------
+# House bots and the system account that owns them
+
+HOUSE_USERNAME = "house"
+
+
+def house_owner() -> User:
+    """The system account that owns every house bot; made on first use.
+
+    Not a person: role :attr:`~accounts.models.Role.SYSTEM` (no rights), inactive, no
+    usable password (``User.save`` and a constraint keep it so), no player of its own.
+    A house bot owned by a person would be that person's player: offered its turns,
+    its hole cards shown to them as their own. Testers and superusers seat and remove
+    house bots through their right ``can_manage_bots`` instead (tables.services).
+    Usually called ``house``; if a person already has that username, ``house-2``...
+    """
+    existing = User.objects.filter(role=Role.SYSTEM).order_by("pk").first()
+    if existing is not None:
+        return existing
+    for suffix in ("", *(f"-{n}" for n in range(2, 100))):
+        username = HOUSE_USERNAME + suffix
+        if User.objects.filter(username__iexact=username).exists():
+            continue
+        try:
+            with transaction.atomic():
+                user = User(username=username, role=Role.SYSTEM, is_active=False)
+                user.set_unusable_password()
+                user.save()
+        except IntegrityError:  # a concurrent first use made it (or took the name)
+            existing = User.objects.filter(role=Role.SYSTEM).order_by("pk").first()
+            if existing is not None:
+                return existing
+            continue
+        return user
+    raise NotAllowed("No free username for the system account.")  # pragma: no cover
+
+
+def create_house_bot(*, name: str, strategy: str, description: str = "") -> Player:
+    """The house bot ``name`` playing ``strategy``, owned by :func:`house_owner`.
+
+    Idempotent: an existing live house bot of that name is returned (handed to the
+    system account if a person owned it). A name taken by any other player is
+    :class:`NameTaken`. House bots have no token: the server plays them.
+    """
+    if not isinstance(strategy, str) or not 1 <= len(strategy) <= 40:
+        raise NotAllowed("A house bot needs a strategy name of 1 to 40 characters.")
+    existing = Player.objects.filter(name__iexact=name).first()
+    if existing is not None:
+        if not existing.is_house or existing.is_deleted:
+            raise NameTaken(f"The name “{name}” is already taken by another player.")
+        adopt_house_bots()
+        existing.refresh_from_db()
+        return existing
+    problem = player_name_problem(name)
+    if problem:
+        raise InvalidName(problem)
+    return _save_new_player(Player(
+        owner=house_owner(), name=name, kind=PlayerKind.BOT, house_strategy=strategy,
+        description=description or f"House bot ({strategy}).",
+    ))
+
+
+def adopt_house_bots() -> int:
+    """Give every live house bot that a person owns to the system account; returns
+    how many moved (the data migration ``0003`` did the same for existing rows)."""
+    strays = Player.objects.live().house().exclude(owner__role=Role.SYSTEM)
+    if not strays.exists():
+        return 0
+    return strays.update(owner=house_owner(), token_hash=None, token_created_at=None)
 
 
 # ---------------------------------------------------------------------------

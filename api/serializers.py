@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from rest_framework import serializers
 
 from accounts.validators import PLAYER_NAME_MAX
+from engine.registry import GAMES
 
 MAX_CHIPS = 10**12  # no amount above this (the database holds 64-bit integers)
 
@@ -27,38 +31,134 @@ class MeSerializer(serializers.Serializer):
     players = serializers.ListField(child=serializers.DictField())
 
 
+class GameSerializer(serializers.Serializer):
+    """A registered game: ``engine.game.GameInfo.to_json()`` plus its settings schema."""
+
+    key = serializers.CharField(help_text="The `game` of a table, e.g. `holdem`.")
+    title = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    economy = serializers.BooleanField(help_text="Chips bought in and cashed out; else scores.")
+    ends = serializers.BooleanField(help_text="The game ends (standings); else a cash game.")
+    teams = serializers.IntegerField(help_text="Partnerships; 0 = everyone for themself.")
+    round_name = serializers.CharField(help_text="`hand`, `deal`, `game`...")
+    seat_commands = serializers.ListField(child=serializers.CharField())
+    seat_options = serializers.DictField(help_text="JSON schema of the `sit` command's options.")
+    house_bots = serializers.ListField(child=serializers.CharField())
+    export_format = serializers.CharField(help_text="`phh` for poker; empty = JSON.")
+    stats = serializers.ListField(child=serializers.CharField())
+    settings_schema = serializers.DictField(
+        help_text="JSON schema (`type: object`) of the `settings` of `POST /api/v1/tables/`.")
+
+
 class TableSerializer(serializers.Serializer):
+    """A table in lists: the game, its settings and listing facts. The listing facts
+    are also repeated flat (Hold'em: ``structure``, ``small_blind``..., as clients of
+    the first API version read them)."""
+
     id = serializers.IntegerField()
     name = serializers.CharField()
-    game = serializers.CharField()
-    game_name = serializers.CharField()
-    structure = serializers.CharField()
-    small_blind = serializers.IntegerField()
-    big_blind = serializers.IntegerField()
-    ante = serializers.IntegerField()
+    game = serializers.CharField(help_text="The game's key (`GET /api/v1/games/`).")
+    game_name = serializers.CharField(help_text="The game's name for these settings.")
+    game_info = serializers.DictField(required=False,
+                                      help_text="The game's description (as in `/games/`).")
+    settings = serializers.DictField(
+        allow_null=True, help_text="The game's settings, defaults filled in.")
+    facts = serializers.DictField(
+        allow_null=True, help_text="The game's listing facts (Hold'em: structure, blinds, "
+        "ante, buy-ins).")
     seats = serializers.IntegerField()
     players = serializers.IntegerField()
     free_seats = serializers.IntegerField()
-    min_buy_in = serializers.IntegerField()
-    max_buy_in = serializers.IntegerField(allow_null=True)
     turn_seconds = serializers.IntegerField()
     status = serializers.CharField()
+    standings = serializers.ListField(child=serializers.DictField(), required=False,
+                                      allow_null=True,
+                                      help_text="Final standings of a game that ended.")
     created_at = serializers.DateTimeField()
     player_names = serializers.ListField(child=serializers.CharField())
+    structure = serializers.CharField(required=False, help_text="Hold'em fact.")
+    small_blind = serializers.IntegerField(required=False, help_text="Hold'em fact.")
+    big_blind = serializers.IntegerField(required=False, help_text="Hold'em fact.")
+    ante = serializers.IntegerField(required=False, help_text="Hold'em fact.")
+    min_buy_in = serializers.IntegerField(required=False, help_text="Hold'em fact.")
+    max_buy_in = serializers.IntegerField(required=False, allow_null=True,
+                                          help_text="Hold'em fact (null: no maximum).")
+
+
+# The flat Hold'em fields of the first API version: still accepted, mapped into
+# ``settings`` when ``settings`` is absent.
+HOLDEM_FLAT_FIELDS = ("structure", "small_blind", "big_blind", "ante", "seats", "min_buy_in",
+                      "max_buy_in")
+MAX_SETTINGS_BYTES = 10_000
+
+
+def _check_settings_values(value: Any, depth: int = 0) -> None:
+    """No huge numbers, no deep nesting: the game validates the meaning."""
+    if depth > 5:
+        raise serializers.ValidationError("The settings are nested too deeply.")
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return
+    if isinstance(value, int | float):
+        if not -MAX_CHIPS <= value <= MAX_CHIPS:
+            raise serializers.ValidationError(f"A number is out of range (±{MAX_CHIPS}).")
+        return
+    items = value.values() if isinstance(value, dict) else value
+    for item in items:
+        _check_settings_values(item, depth + 1)
 
 
 class TableCreateSerializer(serializers.Serializer):
+    """``{"name", "game", "settings", "turn_seconds"}``; or, for Hold'em, the flat fields
+    of the first API version instead of ``settings``."""
+
     name = serializers.CharField(max_length=80)
-    game = serializers.ChoiceField(choices=["holdem"], default="holdem")
-    structure = serializers.ChoiceField(choices=["NL", "PL", "FL"], default="NL")
-    small_blind = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS // 1000, default=1)
-    big_blind = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS // 1000, default=2)
-    ante = serializers.IntegerField(min_value=0, max_value=MAX_CHIPS // 1000, default=0)
-    seats = serializers.IntegerField(min_value=2, max_value=10, default=6)
-    min_buy_in = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS, required=False)
-    max_buy_in = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS, required=False,
-                                          allow_null=True)
+    game = serializers.ChoiceField(
+        choices=[], default="holdem",
+        help_text="A game's key from `GET /api/v1/games/` (default `holdem`).")
+    settings = serializers.DictField(
+        required=False,
+        help_text="The game's settings, validated by the game: see `settings_schema` in "
+        "`GET /api/v1/games/`. Hold'em: `structure`, `small_blind`, `big_blind`, `ante`, "
+        "`seats`, `min_buy_in`, `max_buy_in`.")
     turn_seconds = serializers.IntegerField(min_value=3, max_value=3600, required=False)
+    structure = serializers.ChoiceField(choices=["NL", "PL", "FL"], required=False,
+                                        help_text="Hold'em, without `settings` (default NL).")
+    small_blind = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS // 1000,
+                                           required=False, help_text="Hold'em (default 1).")
+    big_blind = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS // 1000,
+                                         required=False, help_text="Hold'em (default 2).")
+    ante = serializers.IntegerField(min_value=0, max_value=MAX_CHIPS // 1000, required=False,
+                                    help_text="Hold'em (default 0).")
+    seats = serializers.IntegerField(min_value=2, max_value=10, required=False,
+                                     help_text="Hold'em (default 6).")
+    min_buy_in = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS, required=False,
+                                          help_text="Hold'em (default 20 big blinds).")
+    max_buy_in = serializers.IntegerField(
+        min_value=1, max_value=MAX_CHIPS, required=False, allow_null=True,
+        help_text="Hold'em (default 100 big blinds, FL none; null = no maximum).")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = list(GAMES)  # read now: games may be registered later
+
+    def validate_settings(self, value: dict[str, Any]) -> dict[str, Any]:
+        if len(json.dumps(value)) > MAX_SETTINGS_BYTES:
+            raise serializers.ValidationError(
+                f"The settings are longer than {MAX_SETTINGS_BYTES} characters.")
+        _check_settings_values(value)
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        flat = {name: attrs.pop(name) for name in HOLDEM_FLAT_FIELDS if name in attrs}
+        if "settings" in attrs:
+            if flat:
+                raise serializers.ValidationError({name: [
+                    "Send either `settings` or the flat Hold'em fields, not both."]
+                    for name in flat})
+        else:
+            attrs["settings"] = flat
+        return attrs
 
 
 class CommandSerializer(serializers.Serializer):

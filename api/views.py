@@ -13,7 +13,7 @@ import json
 import random
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import DataError, IntegrityError, transaction
 from django.db.models import Count, F, QuerySet
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -27,6 +27,8 @@ from rest_framework.views import APIView
 from accounts import services as accounts_services
 from accounts.models import Player, PlayerKind
 from accounts.permissions import CanCreateTables, CanManageBots
+from engine.game import Game
+from engine.registry import GAMES
 from research import selectors as research_selectors
 from research import services as research_services
 from research.models import MatchRun
@@ -108,6 +110,22 @@ class MeView(ApiView):
         })
 
 
+# --------------------------------------------------------------- games
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    return {**game.info.to_json(), "settings_schema": game.settings_schema()}
+
+
+class GamesView(ApiView):
+    @extend_schema(summary="The games this server hosts, with their settings schemas",
+                   description="`key` is the `game` of `POST /api/v1/tables/`; "
+                   "`settings_schema` (JSON schema) describes its `settings`.",
+                   responses={200: s.GameSerializer(many=True), **errors()}, tags=["tables"])
+    def get(self, request: Request) -> Response:
+        return Response([game_json(game) for game in GAMES.values()])
+
+
 # -------------------------------------------------------------- tables
 
 TABLE_ORDERING = {
@@ -143,6 +161,9 @@ def table_rows(tables: QuerySet[Table]) -> QuerySet[Table]:
 
 def table_json(table: Table) -> dict[str, Any]:
     info = selectors.table_info(table)
+    # The game's settings and listing facts (stored on the table by the runtime).
+    info.setdefault("settings", getattr(table, "settings", None))
+    info.setdefault("facts", getattr(table, "facts", None))
     info["players"] = table.n_players
     info["free_seats"] = table.n_free
     info["created_at"] = table.created_at.isoformat()
@@ -211,18 +232,35 @@ class TablesView(ApiView):
         page = pages.paginate_queryset(filter_tables(request), request, view=self)
         return pages.get_paginated_response([table_json(t) for t in page or []])
 
-    @extend_schema(summary="Create a table (V7)", request=s.TableCreateSerializer,
-                   responses={201: s.TableSerializer, **errors(400, 403, 409)}, tags=["tables"])
+    @extend_schema(
+        summary="Create a table of any game (V7)",
+        description="`{\"name\", \"game\", \"settings\", \"turn_seconds\"}`: `game` is a key "
+        "of `GET /api/v1/games/` (default `holdem`), `settings` follow that game's "
+        "`settings_schema` and are validated by the game (refusals keep the game's code, "
+        "e.g. `bad_settings`). For Hold'em the flat fields `structure`, `small_blind`, "
+        "... are still accepted instead of `settings`.",
+        request=s.TableCreateSerializer,
+        responses={201: s.TableSerializer, **errors(400, 403, 409)}, tags=["tables"])
     def post(self, request: Request) -> Response:
         data = s.TableCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        values = dict(data.validated_data)
-        name, game = values.pop("name"), values.pop("game")
-        turn = values.pop("turn_seconds", None)
-        table = services.create_table(creator=request.user, name=name, game=game,
-                                      settings=values, turn_seconds=turn)
+        values = data.validated_data
+        try:
+            table = services.create_table(
+                creator=request.user, name=values["name"], game=values["game"],
+                settings=values["settings"], turn_seconds=values.get("turn_seconds"))
+        except TableError as error:  # refusals other than these are invalid settings
+            raise ApiError(error.code, error.message,
+                           CREATE_STATUS.get(error.code, status.HTTP_400_BAD_REQUEST)) from None
+        except (DataError, OverflowError):  # a value the game accepts but a column cannot hold
+            raise ApiError("bad_settings", "A setting is too large.") from None
         return Response(table_json(table_rows(Table.objects.filter(pk=table.pk)).get()),
                         status=status.HTTP_201_CREATED)
+
+
+# How table creation's refusals map to statuses; any other code (the game's
+# ``bad_settings``, ``unknown_game``...) is a 400.
+CREATE_STATUS = {"name_taken": 409, "not_allowed": 403, "not_authenticated": 401}
 
 
 class TableView(ApiView):

@@ -16,42 +16,29 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
-from typing import Any
+from dataclasses import dataclass, replace
 
-from engine.cards import Card, format_cards
+from engine.cards import Card
+from engine.game import (
+    BuyIn,
+    CameBack,
+    CashOut,
+    Event,
+    RoundEnded,
+    RoundStarted,
+    SeatFreed,
+    SeatTaken,
+    TimedOut,
+    WentAway,
+)
 
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Base class: public unless a subclass says otherwise."""
-
-    @property
-    def audience(self) -> int | None:
-        """``None`` = everyone; an int = only that player (position or seat)."""
-        return None
-
-    @property
-    def type(self) -> str:
-        """The event's type name, e.g. ``"BetPlaced"``."""
-        return type(self).__name__
-
-    def to_json(self) -> dict[str, Any]:
-        """All fields as plain JSON types (cards as text), plus ``"type"``."""
-        data: dict[str, Any] = {"type": type(self).__name__}
-        for field in fields(self):
-            data[field.name] = _plain(getattr(self, field.name))
-        return data
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple):
-        if value and all(isinstance(v, Card) for v in value):
-            return format_cards(value)
-        return [_plain(v) for v in value]
-    if isinstance(value, Card):
-        return str(value)
-    return value
+__all__ = [
+    "AntePosted", "BetPlaced", "BlindPosted", "BoardDealt", "BuyIn", "CardsMucked",
+    "CardsShown", "CashOut", "ChipsAdded", "ChipsPending", "Event", "HandEnded",
+    "HandStarted", "HoleCardsDealt", "PlayerCalled", "PlayerChecked", "PlayerFolded",
+    "PlayerLeft", "PlayerSatIn", "PlayerSatOut", "PlayerSeated", "PlayerTimedOut",
+    "PlayerWaitingForBB", "PotAwarded", "RaisePlaced", "UncalledBetReturned", "relabel",
+]
 
 
 # --- Hand events (``player`` is the position inside a Hand) -----------------
@@ -172,53 +159,43 @@ class PotAwarded(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class HandEnded(Event):
-    """The hand is over; every pot has been awarded."""
+class HandEnded(RoundEnded):
+    """The hand is over; every pot has been awarded. At a table ``results`` has each
+    dealt-in seat's net (inside a bare :class:`~engine.holdem.Hand` it is empty)."""
 
 
 # --- Table events (``player`` is a seat number) -----------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class HandStarted(Event):
+class HandStarted(RoundStarted):
     """A hand began; ``seats`` lists the dealt-in seats in position order."""
 
-    number: int
-    button: int
-    seats: tuple[int, ...]
+    button: int = -1
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerSeated(Event):
-    """A player took a seat with ``stack`` chips."""
+class PlayerSeated(SeatTaken):
+    """A player took a seat with ``stack`` chips (a :class:`BuyIn` follows)."""
 
-    player: int
-    player_id: str
-    stack: int
+    stack: int = 0
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerLeft(Event):
-    """A player left the seat, cashing out ``cash_out`` chips."""
+class PlayerLeft(SeatFreed):
+    """A player left the seat, cashing out ``cash_out`` chips (a :class:`CashOut` follows)."""
 
-    player: int
-    player_id: str
-    cash_out: int
+    cash_out: int = 0
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerSatOut(Event):
-    """The player now sits out; ``reason`` is "request" or "timeouts"."""
-
-    player: int
-    reason: str = "request"
+class PlayerSatOut(WentAway):
+    """The player now sits out; ``reason`` is "request", "timeouts" or "busted"."""
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerSatIn(Event):
+class PlayerSatIn(CameBack):
     """The player asked to be dealt in again."""
-
-    player: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,11 +206,8 @@ class PlayerWaitingForBB(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class ChipsAdded(Event):
-    """The player added chips to the stack."""
-
-    player: int
-    amount: int
+class ChipsAdded(BuyIn):
+    """The player added chips to the stack (a buy-in)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,11 +219,8 @@ class ChipsPending(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerTimedOut(Event):
+class PlayerTimedOut(TimedOut):
     """The player's time ran out; the server played ``action`` for them."""
-
-    player: int
-    action: str
 
 
 def relabel(event: Event, mapping: Callable[[int], int]) -> Event:

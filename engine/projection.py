@@ -18,42 +18,17 @@ False
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import HIDDEN, format_cards
 from engine.events import Event, HoleCardsDealt
+from engine.game import Viewer
+
+__all__ = ["Viewer", "project_event", "project_hand", "project_table"]
 
 if TYPE_CHECKING:
     from engine.holdem import Hand
     from engine.table import TableState
-
-
-@dataclass(frozen=True, slots=True)
-class Viewer:
-    """Who is looking: controlled players (positions or seats), or everything."""
-
-    players: frozenset[int] = frozenset()
-    omniscient: bool = False
-
-    @classmethod
-    def of(cls, *players: int) -> Viewer:
-        """A viewer controlling these players (one user may control several seats)."""
-        return cls(frozenset(players))
-
-    @classmethod
-    def spectator(cls) -> Viewer:
-        """A viewer controlling nobody: sees only public information."""
-        return cls()
-
-    @classmethod
-    def superuser(cls) -> Viewer:
-        """The omniscient viewer: sees every hole card (never the undealt deck)."""
-        return cls(omniscient=True)
-
-    def can_see(self, player: int | None) -> bool:
-        """True if an event for ``player``'s eyes (``None`` = public) may be shown."""
-        return player is None or self.omniscient or player in self.players
 
 
 def project_event(event: Event, viewer: Viewer) -> dict[str, Any] | None:

@@ -28,12 +28,15 @@ from typing import Any
 
 from engine.actions import Action
 from engine.betting import NO_ACTIONS, STRUCTURES, LegalActions
-from engine.cards import Card
+from engine.cards import Card, format_cards
 from engine.errors import IllegalAction, MalformedAction
 from engine.events import (
+    BuyIn,
+    CashOut,
     ChipsAdded,
     ChipsPending,
     Event,
+    HandEnded,
     HandStarted,
     PlayerLeft,
     PlayerSatIn,
@@ -43,6 +46,7 @@ from engine.events import (
     PlayerWaitingForBB,
     relabel,
 )
+from engine.game import SeatResult
 from engine.holdem import Hand, HandSetup
 from engine.naming import game_name
 from engine.projection import Viewer, project_table
@@ -141,7 +145,8 @@ class _Plan:
 class TableState:
     """A table of 2–10 seats and its current hand, if any."""
 
-    __slots__ = ("button", "hand", "hand_number", "positions", "seats", "settings", "settled")
+    __slots__ = ("button", "hand", "hand_number", "hand_players", "positions", "seats",
+                 "settings", "settled")
 
     def __init__(self, settings: TableSettings) -> None:
         self.settings = settings
@@ -149,6 +154,7 @@ class TableState:
         self.button: int | None = None
         self.hand: Hand | None = None
         self.positions: list[int] = []  # position -> seat for the current hand
+        self.hand_players: list[str] = []  # position -> player id for the current hand
         self.hand_number = 0
         self.settled = True  # the last hand's stacks have been written back to the seats
 
@@ -173,7 +179,7 @@ class TableState:
         if not amount:
             return []
         occupant.stack += amount
-        return [ChipsAdded(seat, amount)]
+        return [ChipsAdded(seat, occupant.player_id, amount)]
 
     def _check_buy_in(self, total: int) -> None:
         settings = self.settings
@@ -198,7 +204,7 @@ class TableState:
                                 f"The minimum buy-in is {self.settings.min_buy_in}.")
         self._check_buy_in(buy_in)
         self.seats[seat] = Seat(player, buy_in, WAITING_FOR_BB if wait_for_bb else NEW)
-        return [PlayerSeated(seat, player, buy_in)]
+        return [PlayerSeated(seat, player, buy_in), BuyIn(seat, player, buy_in)]
 
     def leave(self, seat: int) -> list[Event]:
         """Leave the table. In a hand, the player is folded (now if it is their turn,
@@ -206,7 +212,8 @@ class TableState:
         occupant = self._seat(seat)
         if not self.in_hand(seat):
             self.seats[seat] = None
-            return [PlayerLeft(seat, occupant.player_id, occupant.stack)]
+            return [PlayerLeft(seat, occupant.player_id, occupant.stack),
+                    CashOut(seat, occupant.player_id, occupant.stack)]
         occupant.leaving = True
         return self._drive([])
 
@@ -259,7 +266,7 @@ class TableState:
             return [ChipsPending(seat, amount)]
         self._check_buy_in(occupant.stack + amount)
         occupant.stack += amount
-        return [ChipsAdded(seat, amount)]
+        return [ChipsAdded(seat, occupant.player_id, amount)]
 
     # ------------------------------------------------------------- hands
     def _plan(self) -> _Plan | None:
@@ -337,9 +344,12 @@ class TableState:
             assert occupant is not None
             occupant.status, occupant.missed_sb, occupant.missed_bb = PLAYING, False, False
         self.hand, self.positions, self.button = hand, plan.positions, plan.button
+        self.hand_players = [self.seats[i].player_id for i in plan.positions]  # type: ignore[union-attr]
         self.settled = False
         self.hand_number += 1
-        started: list[Event] = [HandStarted(self.hand_number, plan.button, tuple(plan.positions))]
+        started: list[Event] = [HandStarted(
+            number=self.hand_number, seats=tuple(plan.positions),
+            player_ids=tuple(self.hand_players), button=plan.button)]
         return self._drive(started + self._relabel(events))
 
     def _mark_missed_blinds(self, plan: _Plan) -> None:
@@ -412,6 +422,7 @@ class TableState:
             events += self._relabel(hand.apply(action))
         if hand.is_over and not self.settled:
             self.settled = True
+            events = [self._results() if isinstance(e, HandEnded) else e for e in events]
             for position, stack in enumerate(hand.stacks):
                 seat = self.positions[position]
                 occupant = self.seats[seat]
@@ -419,7 +430,8 @@ class TableState:
                 occupant.stack = stack
                 if occupant.leaving:
                     self.seats[seat] = None
-                    events.append(PlayerLeft(seat, occupant.player_id, stack))
+                    events += [PlayerLeft(seat, occupant.player_id, stack),
+                               CashOut(seat, occupant.player_id, stack)]
                     continue
                 if occupant.pending_chips:
                     events += self._add_pending(seat, occupant)
@@ -427,6 +439,22 @@ class TableState:
                     occupant.status = SITTING_OUT
                     events.append(PlayerSatOut(seat, "busted"))
         return events
+
+    def _results(self) -> HandEnded:
+        """``HandEnded`` with every dealt-in seat's result (who, net, cards)."""
+        hand = self.hand
+        assert hand is not None and hand.results is not None
+        holes = hand.hole_cards
+        results = []
+        for r in hand.results:
+            shown = format_cards(r.shown) if r.shown is not None else None
+            results.append(SeatResult(
+                seat=self.positions[r.position], player_id=self.hand_players[r.position],
+                net=r.net,
+                detail={"position": r.position, "starting_stack": hand.setup.stacks[r.position],
+                        "won": r.won, "shown": shown, "hand": r.hand if shown else None},
+                secret={"cards": format_cards(holes[r.position])}))
+        return HandEnded(tuple(results))
 
     # -------------------------------------------------------------- misc
     def view(self, viewer: Viewer) -> dict[str, Any]:
@@ -446,6 +474,7 @@ class TableState:
             "button": self.button,
             "hand_number": self.hand_number,
             "positions": list(self.positions),
+            "hand_players": list(self.hand_players),
             "settled": self.settled,
             "hand": None if self.hand is None else self.hand.to_json(),
         }
@@ -459,6 +488,10 @@ class TableState:
             table.button = data["button"]
             table.hand_number = data["hand_number"]
             table.positions = list(data["positions"])
+            table.hand_players = list(data.get("hand_players", ()))
+            if table.positions and not table.hand_players:  # stored before they were kept
+                table.hand_players = [s.player_id if (s := table.seats[i]) else ""
+                                      for i in table.positions]
             table.settled = data["settled"]
             table.hand = None if data["hand"] is None else Hand.from_json(data["hand"])
         except (KeyError, TypeError) as error:

@@ -14,6 +14,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Player
+from tables import selectors as table_selectors
 from tables.models import Hand, HandPlayer, Seat, Table, TableStatus
 
 Json = dict[str, Any]
@@ -162,23 +163,18 @@ def house_seats(table: Table) -> list[int]:
 
 
 def current_hand_log(table: Table, user: Any) -> Json:
-    """The running hand's events so far, as ``user`` may see them (hole cards of
-    other players hidden unless the user sees everything)."""
+    """The running round's events so far, as ``user`` may see them (the same
+    projection as the live messages: :func:`tables.selectors.visible_events`)."""
     hand = table.current_hand
     if hand is None:
         return {"hand": None, "number": None, "events": []}
-    everything = bool(getattr(user, "can_see_all_cards", False))
-    own = set()
+    own: list[int] = []
     if getattr(user, "is_authenticated", False):
-        own = set(Seat.objects.filter(table=table, player__owner=user)
-                  .values_list("number", flat=True))
-    events = []
-    for event in hand.events:
-        if (event.get("type") == "HoleCardsDealt" and not everything
-                and event.get("player") not in own):
-            event = {**event, "cards": "??" * (len(event.get("cards", "")) // 2)}
-        events.append(event)
-    return {"hand": hand.pk, "number": hand.number, "events": events}
+        own = list(Seat.objects.filter(table=table, player__owner=user)
+                   .values_list("number", flat=True))
+    viewer = table_selectors.viewer_for(user, own)
+    return {"hand": hand.pk, "number": hand.number,
+            "events": table_selectors.visible_events(hand, viewer)}
 
 
 def account_summary(user: Any) -> Json:

@@ -25,6 +25,7 @@ from botkit.house import HOUSE_BOTS, make_bot
 from botkit.match import MatchSettings, play_match
 from botkit.stats import PlayerStats as Counters
 from botkit.stats import StatsAccumulator
+from engine.registry import get_game
 from tables.models import Hand
 
 from . import remote
@@ -75,6 +76,8 @@ def update_stats(limit: int = 2000) -> int:
         acc = StatsAccumulator()
         last_hand: dict[str, int] = {}
         for hand in batch:
+            if not get_game(hand.table.game).info.stats:
+                continue  # tracker statistics are poker's; other games have standings
             seats = {p.seat: str(p.player_id) for p in hand.players.all()
                      if p.player_id is not None}
             acc.add_hand(hand.events, seats, big_blind=hand.table.big_blind or 1)

@@ -21,9 +21,8 @@ from . import fanout, presence, selectors, services
 from .errors import TableError
 from .wire import LoopDispatch, TokenBucket, WireError, decode, reads_in_own_thread
 
-PROTOCOL = 1
+PROTOCOL = 2
 log = logging.getLogger(__name__)
-COMMANDS = set(services.COMMANDS)
 CLOSE_CODES = {"not_authenticated": 4401, "table_not_found": 4404, "table_closed": 4410}
 
 
@@ -71,7 +70,9 @@ class TableConsumer(LoopDispatch, AsyncWebsocketConsumer):
             await self.refuse(TableError("not_authenticated",
                                          "Log in, or send “Authorization: Bearer <bot token>”."))
             return
-        omniscient = self.user.can_see_all_cards
+        # A superuser's own viewing connection sees everything; a bot (whoever owns it)
+        # sees what its seat may see.
+        omniscient = selectors.sees_all(self.user, self.bot)
         groups = [fanout.omniscient_group(self.table_id) if omniscient
                   else fanout.public_group(self.table_id)]
         players = await db(_player_ids, read_only=True, user=self.user, bot=self.bot)
@@ -170,12 +171,10 @@ class TableConsumer(LoopDispatch, AsyncWebsocketConsumer):
             await db(services.chat, table_id=self.table_id, user=self.user, bot=self.bot,
                      text=data.get("text"))
             await self.ack(request_id, self.version)
-        elif kind in COMMANDS:
+        else:  # a table command: the service knows the game's commands (else unknown_type)
             result = await db(services.execute, table_id=self.table_id, user=self.user,
                               bot=self.bot, command=data)
             await self.ack(request_id, result.version)
-        else:
-            raise TableError("unknown_type", f"Unknown message type {kind!r}.")
 
     async def ack(self, request_id: Any, version: int) -> None:
         reply: dict[str, Any] = {"type": "ack", "version": version}

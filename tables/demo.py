@@ -1,8 +1,10 @@
 """Demo tables with house bots seated, so that ``bin/serve`` shows bots playing.
 
-House bots belong to the demo ``tester`` (every demo bot does; the accounts demo
-test relies on it); ``Player.house_strategy`` names the botkit strategy and makes
-the table worker play them. They are never marked disconnected.
+House bots belong to the system account (``accounts.services.house_owner``), never
+to a person: nobody is offered their turns or sees their cards.
+``Player.house_strategy`` names the botkit strategy and makes the table worker play
+them. The demo ``tester`` creates the tables and seats them (testers may seat house
+bots, V33). House bots are never marked disconnected.
 """
 
 from __future__ import annotations
@@ -10,12 +12,13 @@ from __future__ import annotations
 from django.db import transaction
 
 from accounts.demo import Output, demo_step
-from accounts.models import Player, PlayerKind, User
+from accounts.models import User
+from accounts.services import create_house_bot
 
 from . import services
 from .models import Table
 
-HOUSE_OWNER = "tester"
+TABLE_CREATOR = "tester"
 HOUSE_BOTS = [
     # name, botkit strategy
     ("House-RuleBased", "rule_based"),
@@ -34,28 +37,19 @@ DEMO_TABLES = [
 ]
 
 
-def house_bot(owner: User, name: str, strategy: str) -> Player:
-    bot = Player.objects.filter(name__iexact=name).first()
-    if bot is None:
-        bot = Player.objects.create(owner=owner, name=name, kind=PlayerKind.BOT,
-                                    house_strategy=strategy,
-                                    description=f"House bot ({strategy}).")
-    return bot
-
-
 @demo_step(order=200)
 def demo_tables(out: Output) -> None:
-    owner = User.objects.get(username=HOUSE_OWNER)  # made by the accounts demo step
-    bots = {name: house_bot(owner, name, strategy) for name, strategy in HOUSE_BOTS}
+    owner = User.objects.get(username=TABLE_CREATOR)  # made by the accounts demo step
+    bots = {name: create_house_bot(name=name, strategy=strategy)
+            for name, strategy in HOUSE_BOTS}
     out.write("Demo tables (house bots play; open the lobby to join):")
     for name, game_settings, seated in DEMO_TABLES:
         with transaction.atomic():
             table = Table.objects.filter(name=name).first()
             if table is None:
                 table = services.create_table(creator=owner, name=name, settings=game_settings)
+                options = services.default_seat_options(table)
                 for seat, bot_name in seated:
-                    bot = bots[bot_name]
-                    buy_in = table.max_buy_in or 20 * 2 * table.big_blind
                     services.execute(table_id=table.pk, user=owner, bot=None, command={
-                        "type": "sit", "seat": seat, "buy_in": buy_in, "player": bot.pk})
+                        "type": "sit", "seat": seat, "player": bots[bot_name].pk, **options})
         out.write(f"  {name}  (table {table.pk}, {table.game_name})")

@@ -4,7 +4,7 @@ Groups (one ``group_send`` each per batch):
 
 * ``table.<id>``           — the public view (spectators, players)
 * ``table.<id>.all``       — superusers (every card); they join it instead of the public one
-* ``table.<id>.p.<player>`` — one player's private messages (own hole cards, ``your_turn``)
+* ``table.<id>.p.<player>`` — one player's private messages (own hidden values, ``your_turn``)
 
 The channel layer only delivers; it may drop messages. Every message carries the
 table version, and a client that sees a gap asks for a snapshot.
@@ -23,8 +23,7 @@ from typing import TYPE_CHECKING, Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from engine.events import Event
-from engine.projection import Viewer
+from engine.game import Event, Viewer, decision_view
 
 if TYPE_CHECKING:
     from .runtime import TableRun
@@ -72,20 +71,11 @@ def turn_info(table: Any, now: datetime) -> Json | None:
     }
 
 
-def bot_view(game: Any, state: Any, seat: int, table: Any, now: datetime) -> Json:
-    """What the player in ``seat`` sees when it must act: the same dict a house bot's
-    ``act(view)`` receives. The engine's table projection for that seat plus
-    ``seat``, ``legal`` (legal actions with min/max) and ``time_left``."""
-    view: Json = game.view(state, Viewer.of(seat))
-    view["seat"] = seat
-    view["legal"] = game.legal_actions(state, seat)
-    view["time_left"] = time_left(table.deadline, now)
-    return view
-
-
-def your_turn(game: Any, state: Any, table: Any, now: datetime) -> Json:
-    seat = table.to_act_seat
-    view = bot_view(game, state, seat, table, now)
+def your_turn(game: Any, state: Any, table: Any, now: datetime, seat: int) -> Json:
+    """The decision for ``seat``: ``view`` is exactly what a house bot's ``act(view)``
+    receives (:func:`engine.game.decision_view`); ``moves`` the generic descriptors,
+    ``legal`` the game's own fields (poker: ``can_check``, ``min_raise_to``...)."""
+    view = decision_view(game, state, seat, time_left(table.deadline, now))
     return {
         "type": "your_turn",
         "table": table.pk,
@@ -93,6 +83,7 @@ def your_turn(game: Any, state: Any, table: Any, now: datetime) -> Json:
         "hand": table.current_hand_id,
         "seat": seat,
         "legal": view["legal"],
+        "moves": view["moves"],
         "time_left": view["time_left"],
         "deadline": table.deadline.isoformat() if table.deadline else None,
         "view": view,
@@ -113,8 +104,9 @@ def build_batch(run: TableRun, *, new_turn: bool) -> Batch:
     for event in run.events:
         if not isinstance(event, dict) and event.audience is not None:
             private.setdefault(event.audience, []).append(event)
+    seats = run.seats if private or new_turn else []
     for seat, events in private.items():
-        occupant = state.seats[seat] if seat < len(state.seats) else None
+        occupant = seats[seat] if seat < len(seats) else None
         if occupant is None:
             continue
         viewer = Viewer.of(seat)
@@ -122,10 +114,12 @@ def build_batch(run: TableRun, *, new_turn: bool) -> Batch:
             "type": "private", "table": table.pk, "version": version, "seat": seat,
             "events": [p for e in events if (p := project(game, e, viewer)) is not None],
         }))
-    if new_turn and table.to_act_seat is not None:
-        occupant = state.seats[table.to_act_seat]
-        batch.append((player_group(table.pk, occupant.player_id),
-                      your_turn(game, state, table, now)))
+    if new_turn:
+        for seat in run.to_act():
+            occupant = seats[seat]
+            if occupant is not None:
+                batch.append((player_group(table.pk, occupant.player_id),
+                              your_turn(game, state, table, now, seat)))
     return batch
 
 

@@ -1,8 +1,9 @@
 """Server-side ("house") bots: a player with ``house_strategy`` set is played here.
 
 The strategy object comes from ``settings.TABLES["HOUSE_BOT_FACTORY"]``
-(``botkit.house.make_bot`` by default: ``make_bot(strategy) -> bot`` with
-``bot.act(view) -> action dict``). Instances are cached per player in this process.
+(``botkit.house.make_bot`` by default: ``make_bot(strategy, game=key) -> bot`` with
+``bot.act(view) -> move dict``). Instances are cached per player, game and strategy
+in this process.
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ from typing import Any
 from django.conf import settings
 from django.utils.module_loading import import_string
 
-_bots: dict[tuple[str, int, str], Any] = {}
+_bots: dict[tuple[str, int, str, str], Any] = {}
 
 
-def bot_for(player_id: int, strategy: str) -> Any:
+def bot_for(player_id: int, strategy: str, game: str) -> Any:
     factory_path = settings.TABLES["HOUSE_BOT_FACTORY"]
-    key = (factory_path, player_id, strategy)
+    key = (factory_path, player_id, strategy, game)
     if key not in _bots:
-        _bots[key] = import_string(factory_path)(strategy)
+        _bots[key] = import_string(factory_path)(strategy, game=game)
     return _bots[key]

@@ -1,6 +1,6 @@
-"""Live tables, their seats, connections, chat and hand histories.
+"""Live tables of any registered game, their seats, connections, chat and round histories.
 
-The engine state in :attr:`Table.state` is the source of truth for the game;
+The game state in :attr:`Table.state` is the source of truth for the game;
 :class:`Seat` rows mirror it (who sits where, stacks, state) so that queries
 (the lobby, ``accounts.selectors.player_is_seated``) need not load the engine.
 Every write goes through :mod:`tables.services` with the table row locked.
@@ -8,7 +8,7 @@ Every write goes through :mod:`tables.services` with the table row locked.
 
 from __future__ import annotations
 
-from django.conf import settings
+from django.conf import settings as django_settings
 from django.db import models
 
 
@@ -16,13 +16,18 @@ class TableStatus(models.TextChoices):
     WAITING = "waiting", "Waiting for players"  # no hand dealt yet
     RUNNING = "running", "Running"  # the game has started (V8)
     CLOSED = "closed", "Closed"  # abandoned after it started; kept for its histories
+    FINISHED = "finished", "Finished"  # the game ended (games that end); standings stored
 
 
 class Table(models.Model):
     name = models.CharField(max_length=80, unique=True)
-    game = models.CharField(max_length=32, default="holdem")  # engine registry key
-    # The engine's name, e.g. "Texas Hold'em NL200 (1/2)".
+    game = models.CharField(max_length=32, default="holdem", db_index=True)  # registry key
+    # The game's name for these settings, e.g. "Texas Hold'em NL200 (1/2)".
     game_name = models.CharField(max_length=120)
+    settings = models.JSONField(default=dict)  # validated by the game, defaults filled in
+    facts = models.JSONField(default=dict)  # the game's listing facts (lobby columns, filters)
+    rules = models.CharField(max_length=40, blank=True, db_index=True)  # settings digest
+    # Denormalised poker listing facts (lobby SQL filters); 0 / "" for other games.
     structure = models.CharField(max_length=4, default="NL")
     small_blind = models.PositiveIntegerField()
     big_blind = models.PositiveIntegerField()
@@ -32,13 +37,14 @@ class Table(models.Model):
     max_buy_in = models.PositiveIntegerField(null=True, blank=True)
     turn_seconds = models.PositiveIntegerField(default=30)
     creator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="created_tables",
     )
-    status = models.CharField(max_length=8, choices=TableStatus.choices,
+    status = models.CharField(max_length=10, choices=TableStatus.choices,
                               default=TableStatus.WAITING, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    standings = models.JSONField(null=True, blank=True)  # final standings (games that end)
 
     # Runtime state, written only by tables.services under the row lock.
     state = models.JSONField()  # game.dump(): server side only (holds the deck)
@@ -90,18 +96,26 @@ class Seat(models.Model):
 
 
 class Hand(models.Model):
-    """One dealt hand: the history (V12, V24). The deck never leaves the server."""
+    """One round of a table's game (a hand of poker, a deal of Tuppi...): the history
+    (V12, V24). Its chance input, hidden values and record never leave the server
+    except through the game's projection (:mod:`tables.selectors`)."""
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
     number = models.PositiveIntegerField()  # per table
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
-    button = models.SmallIntegerField()
-    seats = models.JSONField()  # dealt-in seats in position order
-    deck = models.CharField(max_length=200)  # server side only
-    setup = models.JSONField()  # engine HandSetup (stacks, blinds, structure)
-    events = models.JSONField(default=list)  # omniscient, seat-labelled
-    phh = models.TextField(blank=True)
+    button = models.SmallIntegerField(null=True, blank=True)  # poker's button seat, if any
+    seats = models.JSONField()  # participants' seats in the game's order
+    participants = models.JSONField(default=list)  # their player ids, same order
+    chance = models.JSONField(default=dict)  # the drawn chance input: the round replays from it
+    events = models.JSONField(default=list)  # every event, full (omniscient), seat-labelled
+    # Private events: [index into events, audience seat, public form or null].
+    hidden = models.JSONField(default=list)
+    record = models.JSONField(default=dict)  # the game's round record (for export)
+    # The exact replay: the game state just before the round started (server side) and
+    # every game call made during the round, in order (tables.selectors.replay_round).
+    start_state = models.JSONField(null=True, blank=True)
+    calls = models.JSONField(default=list)
 
     class Meta:
         ordering = ["-id"]
@@ -114,18 +128,18 @@ class Hand(models.Model):
 
 
 class HandPlayer(models.Model):
-    """One player's part in a finished hand."""
+    """One participant's result of a finished round."""
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="players")
     player = models.ForeignKey("accounts.Player", null=True, on_delete=models.SET_NULL,
                                related_name="hands")
     name = models.CharField(max_length=64)  # kept if the player is ever removed
     seat = models.PositiveSmallIntegerField()
-    position = models.PositiveSmallIntegerField()
-    starting_stack = models.BigIntegerField()
-    net = models.BigIntegerField()
-    hole_cards = models.CharField(max_length=16)  # server side; rendered per viewer
-    shown = models.BooleanField(default=False)
+    position = models.PositiveSmallIntegerField()  # index among the round's participants
+    net = models.BigIntegerField(default=0)  # chips (economy games)
+    score = models.BigIntegerField(null=True, blank=True)  # points (score games)
+    detail = models.JSONField(default=dict)  # public facts (poker: stack, shown cards)
+    secret = models.JSONField(default=dict)  # the participant's own eyes (poker: hole cards)
 
     class Meta:
         ordering = ["hand", "position"]
@@ -136,7 +150,7 @@ class HandPlayer(models.Model):
 
 class ChatMessage(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_messages")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                              related_name="+")
     player = models.ForeignKey("accounts.Player", null=True, on_delete=models.SET_NULL,
                                related_name="+")
@@ -156,7 +170,7 @@ class Connection(models.Model):
 
     channel_name = models.CharField(max_length=200, unique=True)
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="connections")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="+")
     bot = models.ForeignKey("accounts.Player", null=True, blank=True, on_delete=models.CASCADE,
                             related_name="+")
@@ -166,3 +180,25 @@ class Connection(models.Model):
 
     def __str__(self) -> str:
         return self.channel_name
+
+
+class Standing(models.Model):
+    """One place in the final standings of a finished game: the leaderboards (per game,
+    per rule set) are built from these."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="final_standings")
+    game = models.CharField(max_length=32, db_index=True)
+    rules = models.CharField(max_length=40, db_index=True)  # Table.rules: same settings
+    player = models.ForeignKey("accounts.Player", null=True, on_delete=models.SET_NULL,
+                               related_name="standings")
+    name = models.CharField(max_length=64)
+    seat = models.PositiveSmallIntegerField()
+    rank = models.PositiveSmallIntegerField()
+    score = models.BigIntegerField(default=0)
+    finished_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-score", "finished_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} #{self.rank} at {self.table_id}"

@@ -1,15 +1,21 @@
 """One locked table for the length of one transaction: the single writer.
 
-:func:`locked_table` opens a transaction, locks the table row, loads the engine
+:func:`locked_table` opens a transaction, locks the table row, loads the game
 state and yields a :class:`TableRun`. Services change the state through it
-(``run.engine(...)`` wraps every engine call), then :meth:`TableRun.finish`
-archives finished hands, deals the next one, posts ledger entries, mirrors the
-seats, sets the stored turn deadline, bumps the version and registers the
-fan-out for after the commit. Any exception rolls everything back.
+(``run.engine(...)`` wraps every game call), then :meth:`TableRun.finish`
+archives finished rounds, starts the next one, books money, mirrors the seats,
+sets the stored turn deadline, bumps the version and registers the fan-out for
+after the commit. Any exception rolls everything back.
+
+The runtime knows games only through the contract (:mod:`engine.game`): it
+reads platform events (a round started or ended, a buy-in or cash-out, the game
+ended), :meth:`~engine.game.Game.status` and :meth:`~engine.game.Game.seats`.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,28 +29,42 @@ from django.utils import timezone
 from accounts import services as ledger
 from accounts.models import Player
 from engine.errors import EngineError
-from engine.events import ChipsAdded, Event, HandEnded, HandStarted, PlayerLeft
-from engine.phh import dumps, phh_fields
+from engine.game import (
+    BuyIn,
+    CashOut,
+    Event,
+    GameEnded,
+    RoundEnded,
+    RoundStarted,
+    SeatInfo,
+    SeatTaken,
+    Status,
+    Viewer,
+)
 from engine.registry import Game, get_game
-from engine.table import NEW, SITTING_OUT, WAITING_FOR_BB
 
 from . import fanout, rowsql
 from .errors import TableError
-from .models import Hand, HandPlayer, Seat, SeatState, Table, TableStatus
+from .models import Hand, HandPlayer, Seat, SeatState, Standing, Table, TableStatus
 
 Json = dict[str, Any]
-# The columns a command may change; the rest of the row (name, blinds, …) is not
+# The columns a command may change; the rest of the row (name, settings, …) is not
 # rewritten on every action.
 RUNTIME_FIELDS = ("state", "version", "current_hand", "to_act_seat", "decision_version",
-                  "decision_key", "deadline", "bot_due", "status", "closed_at")
-MAX_HANDS_PER_COMMAND = 20  # hands that end at once (all-in blinds) before anyone acts
-
-_SEAT_STATES = {NEW: SeatState.PLAYING, SITTING_OUT: SeatState.SITTING_OUT,
-                WAITING_FOR_BB: SeatState.WAITING_FOR_BB}
+                  "decision_key", "deadline", "bot_due", "status", "closed_at", "standings")
+MAX_ROUNDS_PER_COMMAND = 20  # rounds that end at once (all-in blinds) before anyone acts
+SPECTATOR = Viewer.spectator()
 
 
 def conf(name: str) -> Any:
     return settings.TABLES[name]
+
+
+def rules_digest(game: str, settings_json: Json) -> str:
+    """Tables with the same game and settings share a leaderboard."""
+    text = json.dumps({"game": game, "settings": settings_json}, sort_keys=True,
+                      separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:40]
 
 
 @contextmanager
@@ -58,7 +78,7 @@ def locked_table(table_id: int, *, skip_locked: bool = False,
                 yield None
                 return
             raise TableError("table_not_found", f"There is no table {table_id}.")
-        # The running hand, in a statement of its own after the lock (never joined into
+        # The running round, in a statement of its own after the lock (never joined into
         # the locking query: tests/tables/test_turn_always_names_its_hand.py).
         if table.current_hand_id is not None:
             table.current_hand = rowsql.get_row(Hand, table.current_hand_id)
@@ -79,18 +99,23 @@ class TableRun:
         self._players: dict[str, Player] = {}
         self._house: dict[str, str] | None = None
         self._cash_outs: list[tuple[str, int, int | None]] = []
-        self._buy_ins: list[tuple[str, int]] = []
+        self._buy_ins: list[tuple[str, int, bool]] = []
+        self._seated_now: set[str] = set()
         self._seat_rows_loaded: dict[int, Seat] | None = None
         self._seats_at_load = self._seat_signature()
 
     # ------------------------------------------------------------ queries
     @property
-    def seats(self) -> list[Any]:
-        return list(self.state.seats)
+    def seats(self) -> list[SeatInfo | None]:
+        """Who sits where, as the game says now."""
+        return self.game.seats(self.state)
+
+    def status(self) -> Status:
+        return self.game.status(self.state)
 
     def player(self, player_id: str) -> Player:
         if player_id not in self._players:
-            # One query for everyone seated (not one per seat): archiving a hand and
+            # One query for everyone seated (not one per seat): archiving a round and
             # checking who controls which seat need them all.
             for player in Player.objects.select_related("owner").filter(
                     pk__in=self._seated_and(player_id)):
@@ -104,7 +129,7 @@ class TableRun:
 
     def _seated_and(self, player_id: str) -> list[int]:
         """Everyone seated plus ``player_id``: one query answers for the whole table."""
-        wanted = {int(s.player_id) for s in self.state.seats if s is not None}
+        wanted = {int(s.player_id) for s in self.seats if s is not None}
         wanted.add(int(player_id))
         return sorted(wanted)
 
@@ -129,9 +154,9 @@ class TableRun:
         return self._seat_rows_loaded
 
     def _seat_signature(self) -> tuple[Any, ...]:
-        """What the Seat rows mirror of the engine's seats."""
-        return tuple(None if o is None else (o.player_id, o.stack, o.status)
-                     for o in self.state.seats)
+        """What the Seat rows mirror of the game's seats."""
+        return tuple(None if o is None else (o.player_id, o.chips, o.status)
+                     for o in self.seats)
 
     def seat_row(self, number: int) -> Seat | None:
         return self._seat_rows.get(number)
@@ -139,7 +164,7 @@ class TableRun:
     def controlled_seats(self, user: Any, bot: Player | None) -> list[int]:
         """Seats this connection may act for: the bot itself, or the user's own players."""
         out = []
-        for number, occupant in enumerate(self.state.seats):
+        for number, occupant in enumerate(self.seats):
             if occupant is None:
                 continue
             if bot is not None:
@@ -151,112 +176,151 @@ class TableRun:
 
     # ------------------------------------------------------------ changes
     def engine(self, call: Callable[..., list[Event]], *args: Any) -> list[Event]:
-        """Run one engine call; its events are recorded (hand log, cash-outs)."""
+        """Run one game call; its events are recorded (round log, money, results)."""
         try:
             events = call(self.state, *args)
         except EngineError as error:
             raise TableError.from_engine(error) from None
+        if self.hand_row is not None:  # the round's replay log
+            self.hand_row.calls.append([call.__name__, *args])
         self.record(events)
         return events
 
-    def record(self, events: list[Event | Json]) -> None:
+    def record(self, events: list[Event] | list[Event | Json]) -> None:
         for event in events:
             self.events.append(event)
-            if self.hand_row is not None:
-                self.hand_row.events.append(
-                    event if isinstance(event, dict) else event.to_json())
-            if isinstance(event, HandEnded):
-                self._archive_hand()
-            elif isinstance(event, PlayerLeft):
+            row = self.hand_row
+            if row is not None:
+                if isinstance(event, dict):
+                    row.events.append(event)
+                else:
+                    row.events.append(event.to_json())
+                    audience = event.audience
+                    if audience is not None:  # stored with its public form (maybe none)
+                        row.hidden.append([len(row.events) - 1, audience,
+                                           self.game.project_event(event, SPECTATOR)])
+            if isinstance(event, dict):
+                continue
+            if isinstance(event, RoundEnded):
+                self._archive_round(event)
+            elif isinstance(event, CashOut):
                 hand_id = self.hand_row.pk if self.hand_row else None
-                self._cash_outs.append((event.player_id, event.cash_out, hand_id))
-            elif isinstance(event, ChipsAdded):  # every chip brought to the table is a buy-in
-                occupant = self.state.seats[event.player]
-                self._buy_ins.append((occupant.player_id, event.amount))
+                self._cash_outs.append((event.player_id, event.amount, hand_id))
+            elif isinstance(event, BuyIn):
+                self._buy_ins.append((event.player_id, event.amount,
+                                      event.player_id in self._seated_now))
+            elif isinstance(event, SeatTaken):
+                self._seated_now.add(event.player_id)
+            elif isinstance(event, GameEnded):
+                self._end_game(event)
 
     def note(self, data: Json) -> None:
-        """A runtime event (not from the engine): public, e.g. PlayerDisconnected."""
+        """A runtime event (not from the game): public, e.g. PlayerDisconnected."""
+        if self.hand_row is not None:
+            self.hand_row.calls.append(["note", data])
         self.record([data])
 
-    def _archive_hand(self) -> None:
-        """Store the finished hand (V12/V24) before the next one is dealt."""
-        row, hand = self.hand_row, self.state.hand
-        if row is None or hand is None:
+    def _archive_round(self, ended: RoundEnded) -> None:
+        """Store the finished round (V12/V24) before the next one starts. Every
+        participant is kept under their own name, also one who left during it."""
+        row = self.hand_row
+        if row is None:
             return
         row.ended_at = self.now
-        names = {}
-        for position, seat in enumerate(row.seats):
-            occupant = self.state.seats[seat]
-            player = self.player(occupant.player_id) if occupant is not None else None
-            names[position] = player
+        participants = list(row.participants)
+        seats = list(row.seats)
+        players: dict[str, Player | None] = {}
+        for player_id in {*participants, *(r.player_id for r in ended.results)}:
+            try:
+                players[player_id] = self.player(player_id) if player_id else None
+            except Player.DoesNotExist:
+                players[player_id] = None
         try:
-            names_list = [names[p].name if names[p] else f"seat {s}"
-                          for p, s in enumerate(row.seats)]
-            fields = phh_fields(hand.setup, hand.events, hand.finishing_stacks,
-                                players=names_list, table=self.table.name, hand=row.number,
-                                seats=[seat + 1 for seat in row.seats],
-                                seat_count=len(self.state.seats))
-            row.phh = dumps(fields)
-        except (TypeError, KeyError, ValueError):  # an export problem must not stop play
-            row.phh = ""
-        row.save()
-        results = hand.results or ()
-        holes = hand.hole_cards
-        HandPlayer.objects.bulk_create([
-            HandPlayer(
-                hand=row, player=names[r.position], seat=row.seats[r.position],
-                name=names[r.position].name if names[r.position] else "",
-                position=r.position, starting_stack=hand.setup.stacks[r.position],
-                net=r.net, hole_cards="".join(str(c) for c in holes[r.position]),
-                shown=bool(hand.shown[r.position]),
-            )
-            for r in results
-        ])
+            row.record = self.game.round_record(self.state)
+        except (TypeError, KeyError, ValueError, EngineError):  # export must not stop play
+            row.record = {}
+        rowsql.update_row(row, ("ended_at", "events", "hidden", "record", "calls"))
+        results = []
+        for result in ended.results:
+            player = players.get(result.player_id)
+            position = seats.index(result.seat) if result.seat in seats else len(results)
+            results.append(HandPlayer(
+                hand=row, player=player, seat=result.seat, name=player.name if player else "",
+                position=position, net=result.net, score=result.score,
+                detail=result.detail, secret=result.secret))
+        HandPlayer.objects.bulk_create(results)
         self.hand_row = None
 
-    def _rebuy_house_bots(self) -> None:
-        """A busted house bot buys in again between hands, so bot tables keep playing."""
-        state = self.state
-        if state.hand is not None and not state.hand.is_over:
+    def _end_game(self, ended: GameEnded) -> None:
+        """A game that ends: store the standings (leaderboards), finish the table."""
+        table = self.table
+        rows = []
+        standings = []
+        for place in ended.standings:
+            try:
+                player: Player | None = self.player(place.player_id)
+            except Player.DoesNotExist:
+                player = None
+            name = player.name if player else ""
+            standings.append({**place.to_json(), "name": name})
+            rows.append(Standing(table=table, game=table.game, rules=table.rules, player=player,
+                                 name=name, seat=place.seat, rank=place.rank,
+                                 score=place.score, finished_at=self.now))
+        Standing.objects.bulk_create(rows)
+        table.standings = standings
+        table.status, table.closed_at = TableStatus.FINISHED, self.now
+
+    def _refill_house_bots(self) -> None:
+        """Economy games: a busted house bot buys in again between rounds, so bot
+        tables keep playing."""
+        if not self.game.info.economy:
             return
-        settings_ = state.settings
-        amount = settings_.max_buy_in or 5 * settings_.min_buy_in
-        for number, occupant in enumerate(state.seats):
-            if occupant is None or occupant.stack or occupant.leaving:
+        for number, occupant in enumerate(self.seats):
+            if occupant is None or occupant.chips or occupant.leaving:
                 continue
             if not self.house_strategy(occupant.player_id):
                 continue
-            self.record(state.add_chips(number, amount) + state.sit_in(number))
+            self.engine(self.game.refill, number)
 
-    def _start_hands(self) -> None:
-        for _ in range(MAX_HANDS_PER_COMMAND):
-            if self.state.hand is not None and not self.state.hand.is_over:
+    def _start_rounds(self) -> None:
+        game, state, table = self.game, self.state, self.table
+        for _ in range(MAX_ROUNDS_PER_COMMAND):
+            if table.status in (TableStatus.CLOSED, TableStatus.FINISHED):
                 return
-            self._rebuy_house_bots()
-            if not self.game.can_start(self.state):
+            status = game.status(state)
+            if status.round is not None or status.over:
                 return
-            chance = self.game.draw_chance(self.state, secrets.SystemRandom())
+            self._refill_house_bots()
+            if not game.can_start(state):
+                return
+            chance = game.draw_chance(state, secrets.SystemRandom())
+            start_state = game.dump(state)
             try:
-                events = self.game.start_round(self.state, chance)
+                events = game.start_round(state, chance)
             except EngineError as error:  # should not happen: can_start said yes
                 raise TableError.from_engine(error) from None
-            started = next(e for e in events if isinstance(e, HandStarted))
-            hand = self.state.hand
+            started = next((e for e in events if isinstance(e, RoundStarted)), None)
+            if started is None:
+                raise TableError("game_error", "The game started a round without saying so.")
             self.hand_row = Hand.objects.create(
-                table=self.table, number=started.number, started_at=self.now,
-                button=started.button, seats=list(started.seats), deck=chance["deck"],
-                setup=hand.setup.to_json(), events=[],
+                table=table, number=started.number, started_at=self.now,
+                button=getattr(started, "button", None), seats=list(started.seats),
+                participants=list(started.player_ids), chance=chance, events=[], hidden=[],
+                start_state=start_state, calls=[],
             )
-            if self.table.status == TableStatus.WAITING:
-                self.table.status = TableStatus.RUNNING
-            self.record(events)
+            if table.status == TableStatus.WAITING:
+                table.status = TableStatus.RUNNING
+            self.record(events)  # type: ignore[arg-type]
 
     def _post_ledger(self) -> None:
-        for player_id, chips in sorted(self._buy_ins):
+        for player_id, chips, sat in sorted(self._buy_ins):
             player = self.player(player_id)
-            note = ("House bot rebuy" if player.house_strategy else "Added chips")
-            ledger.buy_in(player=player, chips=chips, table_id=self.table.pk,
-                          note=f"{note} at {self.table.name}")
+            if sat:
+                note = f"Sat at {self.table.name}"
+            else:
+                kind = "House bot rebuy" if player.house_strategy else "Added chips"
+                note = f"{kind} at {self.table.name}"
+            ledger.buy_in(player=player, chips=chips, table_id=self.table.pk, note=note)
         self._buy_ins = []
         for player_id, chips, hand_id in sorted(self._cash_outs):
             player = self.player(player_id)
@@ -267,18 +331,19 @@ class TableRun:
         self._cash_outs = []
 
     def _sync_seats(self) -> bool:
-        """Mirror the engine's seats into Seat rows (exactly while seated).
+        """Mirror the game's seats into Seat rows (exactly while seated).
 
-        Returns True if somebody sat down or stood up. The rows mirrored the engine's
+        Returns True if somebody sat down or stood up. The rows mirrored the game's
         seats when the table was loaded (every change goes through here), so if the
         mirrored fields did not change, neither do the rows: no query at all.
         """
+        seats = self.seats
         if self._seat_rows_loaded is None and self._seat_signature() == self._seats_at_load:
             return False
         rows = self._seat_rows
         occupancy_changed = False
         changed: list[Seat] = []
-        for number, occupant in enumerate(self.state.seats):
+        for number, occupant in enumerate(seats):
             row = rows.get(number)
             if occupant is None:
                 if row is not None:
@@ -291,15 +356,15 @@ class TableRun:
                 row = None
             if row is None:
                 occupancy_changed = True
-            state = _SEAT_STATES.get(occupant.status, SeatState.PLAYING)
+            state = occupant.status
             if row is not None and row.disconnected_at is not None:
                 state = SeatState.DISCONNECTED
             if row is None:
                 rows[number] = Seat.objects.create(
                     table=self.table, number=number, player_id=int(occupant.player_id),
-                    stack=occupant.stack, state=state)
-            elif (row.stack, row.state) != (occupant.stack, state):
-                row.stack, row.state = occupant.stack, state
+                    stack=occupant.chips, state=state)
+            elif (row.stack, row.state) != (occupant.chips, state):
+                row.stack, row.state = occupant.chips, state
                 changed.append(row)
         for row in changed:  # a fixed UPDATE per row is cheaper than one bulk_update
             rowsql.update_row(row, ("stack", "state"))  # (CASE … WHEN per row) to build
@@ -308,41 +373,43 @@ class TableRun:
     def save_seat(self, row: Seat) -> None:
         row.save(update_fields=["disconnected_at", "sat_out_by_disconnect", "state"])
 
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that must move now."""
+        return self.status().to_act
+
     def _decide(self) -> bool:
         """Update the stored turn: deadline and decision version. True if a new turn began."""
-        table, state = self.table, self.state
-        seat = self.game.to_act(state)
-        key = ""
-        if seat is not None and state.hand is not None:
-            key = f"{state.hand_number}:{len(state.hand.history)}"
-        table.to_act_seat = seat
+        table = self.table
+        status = self.status()
+        to_act = status.to_act
+        table.to_act_seat = to_act[0] if to_act else None
+        key = status.decision if to_act else ""
+        if len(key) > 40:
+            key = hashlib.sha256(key.encode()).hexdigest()[:40]
         if key == table.decision_key:
             return False
         table.decision_key = key
-        if seat is None:
+        if not to_act:
             table.decision_version = table.deadline = table.bot_due = None
             return False
-        legal = self.game.legal_actions(state, seat)
-        showing = legal.get("can_show") and not legal.get("can_fold")
-        seconds = conf("SHOWDOWN_SECONDS") if showing else table.turn_seconds
+        seconds = conf("SHOWDOWN_SECONDS") if status.quick else table.turn_seconds
         table.deadline = self.now + timedelta(seconds=seconds)
         table.decision_version = table.version + 1
-        occupant = state.seats[seat]
-        if self.house_strategy(occupant.player_id):
-            table.bot_due = self.now + timedelta(seconds=conf("HOUSE_BOT_DELAY"))
-        else:
-            table.bot_due = None
+        seats = self.seats
+        house = any(self.house_strategy(seats[s].player_id)  # type: ignore[union-attr]
+                    for s in to_act if seats[s] is not None)
+        table.bot_due = self.now + timedelta(seconds=conf("HOUSE_BOT_DELAY")) if house else None
         return True
 
     def finish(self, *, bump: bool = True) -> int:
         """Deal on, store everything, bump the version, publish after the commit."""
-        self._start_hands()
+        self._start_rounds()
         self._post_ledger()
         new_turn = self._decide()
         seats_changed = self._sync_seats()
         table = self.table
         if self.hand_row is not None:
-            rowsql.update_row(self.hand_row, ("events",))
+            rowsql.update_row(self.hand_row, ("events", "hidden", "calls"))
         table.current_hand = self.hand_row
         table.state = self.game.dump(self.state)
         if bump:

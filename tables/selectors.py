@@ -1,8 +1,15 @@
-"""Read-only views of tables: snapshots per viewer, hand histories, chip totals."""
+"""Read-only views of tables: snapshots per viewer, round histories, exports, chip
+totals, leaderboards.
+
+Privacy has one road: live messages and snapshots go through the game's
+projection (:meth:`engine.game.Game.view`, ``project_event``); a stored round
+keeps each private event with its audience and the public form the game's
+projection gave it, so history and replay show exactly what the viewer saw (or
+could have seen) live; exports are the game's, for the same viewer.
+"""
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
@@ -10,22 +17,22 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from accounts.models import Player
-from engine.projection import Viewer
+from engine.game import RoundEnded, Viewer
 from engine.registry import get_game
 
 from . import fanout
 from .errors import TableError
-from .models import ChatMessage, Connection, Hand, Seat, Table, TableStatus
+from .models import ChatMessage, Connection, Hand, Seat, Standing, Table, TableStatus
 
 Json = dict[str, Any]
 CHAT_IN_SNAPSHOT = 30
 
 
-def controlled_seats(state: Any, players: dict[str, Player], user: Any,
+def controlled_seats(seats: list[Any], players: dict[str, Player], user: Any,
                      bot: Player | None) -> list[int]:
     """Seats a connection may act for and see: the bot itself, or the user's own players."""
     out = []
-    for number, occupant in enumerate(state.seats):
+    for number, occupant in enumerate(seats):
         if occupant is None:
             continue
         player = players.get(occupant.player_id)
@@ -37,20 +44,31 @@ def controlled_seats(state: Any, players: dict[str, Player], user: Any,
     return out
 
 
-def viewer_for(user: Any, seats: list[int]) -> Viewer:
-    if getattr(user, "can_see_all_cards", False):
+def sees_all(user: Any, bot: Player | None) -> bool:
+    """Omniscience belongs to a superuser's own viewing connection, never to a bot's
+    (a bot owned by a superuser plays with what its seat may see)."""
+    return bot is None and bool(getattr(user, "can_see_all_cards", False))
+
+
+def viewer_for(user: Any, seats: list[int], bot: Player | None = None) -> Viewer:
+    if sees_all(user, bot):
         return Viewer.superuser()
     return Viewer.of(*seats)
 
 
 def table_info(table: Table) -> Json:
-    return {
+    """The table's public description: the game, its settings and listing facts (the
+    poker facts also flat, as protocol v1 clients read them)."""
+    info = {
         "id": table.pk, "name": table.name, "game": table.game, "game_name": table.game_name,
-        "structure": table.structure, "small_blind": table.small_blind,
-        "big_blind": table.big_blind, "ante": table.ante, "seats": table.seat_count,
-        "min_buy_in": table.min_buy_in, "max_buy_in": table.max_buy_in,
-        "turn_seconds": table.turn_seconds, "status": table.status,
+        "game_info": get_game(table.game).info.to_json(),
+        "settings": table.settings, "facts": table.facts,
+        "seats": table.seat_count, "turn_seconds": table.turn_seconds, "status": table.status,
+        "standings": table.standings,
     }
+    for key, value in table.facts.items():
+        info.setdefault(key, value)
+    return info
 
 
 def snapshot(table_id: int, user: Any, bot: Player | None = None,
@@ -62,13 +80,14 @@ def snapshot(table_id: int, user: Any, bot: Player | None = None,
         raise TableError("table_not_found", f"There is no table {table_id}.")
     game = get_game(table.game)
     state = game.load(table.state)
+    occupants = game.seats(state)
     rows = {s.number: s for s in Seat.objects.filter(table=table).select_related("player")}
-    ids = [int(s.player_id) for s in state.seats if s is not None]
+    ids = [int(s.player_id) for s in occupants if s is not None]
     players = {str(p.pk): p for p in Player.objects.filter(pk__in=ids)}
-    mine = controlled_seats(state, players, user, bot)
-    view = game.view(state, viewer_for(user, mine))
+    mine = controlled_seats(occupants, players, user, bot)
+    view = game.view(state, viewer_for(user, mine, bot))
     seats = []
-    for number, occupant in enumerate(state.seats):
+    for number, occupant in enumerate(occupants):
         if occupant is None:
             seats.append(None)
             continue
@@ -77,21 +96,24 @@ def snapshot(table_id: int, user: Any, bot: Player | None = None,
         seats.append({
             "seat": number, "player": int(occupant.player_id),
             "name": player.name if player else "", "is_bot": bool(player and player.is_bot),
-            "stack": occupant.stack, "state": row.state if row else occupant.status,
+            "is_house": bool(player and player.house_strategy),
+            "stack": occupant.chips, "state": row.state if row else occupant.status,
         })
     chat = [{"id": m.pk, "name": m.name, "text": m.text, "at": m.created_at.isoformat()}
             for m in reversed(ChatMessage.objects.filter(table=table).order_by("-id")
                               [:CHAT_IN_SNAPSHOT])]
     turn = None
-    if table.to_act_seat is not None and table.to_act_seat in mine:
-        turn = fanout.your_turn(game, state, table, now)
+    if table.to_act_seat is not None:
+        seat = next((s for s in game.status(state).to_act if s in mine), None)
+        if seat is not None:
+            turn = fanout.your_turn(game, state, table, now, seat)
     return {
         "type": "snapshot", "table": table.pk, "version": table.version,
         "info": table_info(table), "hand": table.current_hand_id,
         "state": view, "seats": seats, "turn": fanout.turn_info(table, now),
         "you": {"user": user.username, "seats": mine,
                 "bot": bot.pk if bot is not None else None,
-                "sees_all_cards": bool(getattr(user, "can_see_all_cards", False))},
+                "sees_all_cards": sees_all(user, bot)},
         "watchers": Connection.objects.filter(table=table).count(),
         "chat": chat,
         "your_turn": turn,
@@ -104,15 +126,16 @@ def open_tables() -> Any:
 
 
 def chips_on_tables() -> int:
-    """Every chip at every table: stacks plus what is in the pots of running hands.
+    """Every chip at every table of an economy game: what the seats hold.
 
-    A seat's stack is written back only when its hand ends, so during a hand the
+    Poker writes a seat's stack back only when its hand ends, so during a hand the
     seats still hold the starting stacks: their sum is exactly the chips in play.
     """
     total = 0
     for table in Table.objects.only("game", "state"):
-        state = get_game(table.game).load(table.state)
-        total += sum(s.stack for s in state.seats if s is not None)
+        game = get_game(table.game)
+        if game.info.economy:
+            total += sum(s.chips for s in game.seats(game.load(table.state)) if s is not None)
     return total
 
 
@@ -121,52 +144,127 @@ def total_balances() -> int:
     return int(Player.objects.aggregate(total=Sum("balance"))["total"] or 0)
 
 
-_DEALT = re.compile(r"^d dh p(\d+) (\S+)$")
+def history_viewer(hand: Hand, user: Any, players: list[Any]) -> Viewer:
+    """Who may see what in a stored round: a superuser everything; a user the seats of
+    the participants they own (their players, their bots); anyone else the public."""
+    if getattr(user, "can_see_all_cards", False):
+        return Viewer.superuser()
+    if user is None or not getattr(user, "is_authenticated", False):
+        return Viewer.spectator()
+    return Viewer.of(*(p.seat for p in players
+                       if p.player is not None and p.player.owner_id == user.pk))
 
 
-def hand_history(hand_id: int, user: Any) -> Json:
-    """A stored hand as ``user`` may see it (V35): a superuser sees every card; a
-    player's owner sees that player's cards; cards shown at showdown are public;
-    mucked or unshown cards stay hidden."""
+def visible_events(hand: Hand, viewer: Viewer) -> list[Json]:
+    """The round's event log as ``viewer`` may see it: a private event becomes the
+    public form stored with it (or disappears) unless the viewer may see its audience."""
+    hidden = {index: (audience, public) for index, audience, public in hand.hidden}
+    out = []
+    for index, event in enumerate(hand.events):
+        if index in hidden:
+            audience, public = hidden[index]
+            if not viewer.can_see(audience):
+                if public is not None:
+                    out.append(public)
+                continue
+        out.append(event)
+    return out
+
+
+def _finished_hand(hand_id: int) -> Hand:
     hand = Hand.objects.select_related("table").filter(pk=hand_id, ended_at__isnull=False).first()
     if hand is None:
         raise TableError("hand_not_found", f"There is no finished hand {hand_id}.")
-    everything = bool(getattr(user, "can_see_all_cards", False))
+    return hand
+
+
+def hand_history(hand_id: int, user: Any) -> Json:
+    """A stored round as ``user`` may see it (V35): a superuser sees everything; a
+    player's owner sees that player's hidden values; what was revealed (cards shown at
+    showdown) is public; everything else stays hidden."""
+    hand = _finished_hand(hand_id)
     players = list(hand.players.select_related("player"))
-    visible_seats = {
-        p.seat for p in players
-        if everything or p.shown
-        or (p.player is not None and user is not None and p.player.owner_id == user.pk)
-    }
-    by_position = {p.position: p for p in players}
-    events = []
-    for event in hand.events:
-        if event.get("type") == "HoleCardsDealt" and event.get("player") not in visible_seats:
-            event = {**event, "cards": "??" * (len(event.get("cards", "")) // 2)}
-        events.append(event)
-
-    def phh_line(line: str) -> str:
-        match = _DEALT.match(line.strip().strip('",'))
-        if not match:
-            return line
-        player = by_position.get(int(match.group(1)) - 1)
-        if player is not None and player.seat in visible_seats:
-            return line
-        return line.replace(match.group(2), "??" * (len(match.group(2)) // 2))
-
-    phh = re.sub(r'"d dh p\d+ \S+"', lambda m: '"' + phh_line(m.group(0).strip('"')) + '"',
-                 hand.phh)
+    viewer = history_viewer(hand, user, players)
     return {
         "id": hand.pk, "table": hand.table_id, "table_name": hand.table.name,
+        "game": hand.table.game,
         "number": hand.number, "started_at": hand.started_at.isoformat(),
         "ended_at": hand.ended_at.isoformat() if hand.ended_at else None,
         "button": hand.button,
         "players": [{
             "seat": p.seat, "position": p.position, "name": p.name,
-            "player": p.player_id, "starting_stack": p.starting_stack, "net": p.net,
-            "cards": p.hole_cards if p.seat in visible_seats else "??" * (len(p.hole_cards) // 2),
-            "shown": p.shown,
+            "player": p.player_id, "net": p.net, "score": p.score,
+            **_player_detail(p, viewer),
         } for p in players],
-        "events": events,
-        "phh": phh,
+        "events": visible_events(hand, viewer),
+        "phh": export_round(hand, viewer, players),
     }
+
+
+def _player_detail(p: Any, viewer: Viewer) -> Json:
+    """Public detail, plus the secret part for whoever may see that seat. Poker's
+    ``cards`` read ``??`` per hidden card unless shown or visible."""
+    detail = dict(p.detail)
+    secret = p.secret if viewer.can_see(p.seat) else {}
+    shown = detail.get("shown")
+    cards = secret.get("cards") or shown
+    if "cards" in p.secret:  # a game with hidden cards: say how many, not which
+        detail["cards"] = cards or "??" * (len(p.secret["cards"]) // 2)
+        detail["shown"] = bool(shown)
+    detail.update({k: v for k, v in secret.items() if k != "cards"})
+    return detail
+
+
+def export_round(hand: Hand, viewer: Viewer, players: list[Any] | None = None) -> str:
+    """The round in its game's history format (PHH for poker) as ``viewer`` may see it."""
+    if players is None:
+        players = list(hand.players.all())
+    names = {p.position: p.name for p in players}
+    meta = {"names": [names.get(i, f"seat {seat}") for i, seat in enumerate(hand.seats)],
+            "table": hand.table.name, "number": hand.number}
+    try:
+        return get_game(hand.table.game).export_round(hand.record, viewer, meta)
+    except (TypeError, KeyError, ValueError):
+        return ""
+
+
+def hand_export(hand_id: int, user: Any) -> str:
+    """:func:`export_round` of a finished round for ``user``."""
+    hand = _finished_hand(hand_id)
+    players = list(hand.players.select_related("player"))
+    return export_round(hand, history_viewer(hand, user, players), players)
+
+
+def replay_round(hand: Hand) -> list[Json]:
+    """Play a stored round again from its start state, chance input and game calls:
+    the events it gives (up to the round's end) equal the stored log exactly."""
+    if hand.start_state is None:
+        raise TableError("not_replayable", "This round was stored before replays were kept.")
+    game = get_game(hand.table.game)
+    state = game.load(hand.start_state)
+    events: list[Json] = []
+
+    def take(new: list[Any]) -> bool:
+        for event in new:
+            events.append(event if isinstance(event, dict) else event.to_json())
+            if isinstance(event, RoundEnded):
+                return True
+        return False
+
+    if take(game.start_round(state, hand.chance)):
+        return events
+    for name, *args in hand.calls:
+        if take(args if name == "note" else getattr(game, name)(state, *args)):
+            break
+    return events
+
+
+def leaderboard(game: str, rules: str | None = None, limit: int = 10) -> list[Json]:
+    """The best finishes of a game (per rule set if ``rules`` is given): highest score,
+    earliest first."""
+    rows = Standing.objects.filter(game=game)
+    if rules:
+        rows = rows.filter(rules=rules)
+    return [{"rank": i + 1, "name": s.name, "player": s.player_id, "score": s.score,
+             "place": s.rank, "table": s.table_id, "finished_at": s.finished_at.isoformat()}
+            for i, s in enumerate(rows.order_by("-score", "finished_at")[:limit])]

@@ -1,8 +1,9 @@
 """Every change of a table goes through here: one transaction, the table row locked.
 
 * :func:`create_table` — a new table.
-* :func:`execute` — every client command (sit, leave, sit_out, sit_in, wait_for_bb,
-  add_chips, act), for the websocket consumer and the REST API alike.
+* :func:`execute` — every client command (sit, leave, away, back, act, and the
+  game's own seat commands such as poker's sit_out, sit_in, wait_for_bb, add_chips),
+  for the websocket consumer and the REST API alike.
 * :func:`chat` — store and relay a chat line.
 * presence: :func:`connect`, :func:`heartbeat`, :func:`heartbeat_many`, :func:`disconnect`,
   :func:`sweep_presence`.
@@ -16,6 +17,7 @@ Events go to clients only after the commit (:mod:`tables.fanout`).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
@@ -27,21 +29,22 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from accounts import services as ledger
 from accounts.models import Player, User
 from engine.errors import EngineError
+from engine.game import WentAway, decision_view
 from engine.registry import get_game
-from engine.table import SITTING_OUT
 
 from . import fanout, house
 from .errors import TableError
 from .models import ChatMessage, Connection, Seat, Table, TableStatus
-from .runtime import TableRun, conf, locked_table
+from .runtime import TableRun, conf, locked_table, rules_digest
 
 Json = dict[str, Any]
 log = logging.getLogger(__name__)
 PROCESS = f"{socket.gethostname()}:{os.getpid()}"
-COMMANDS = ("sit", "leave", "sit_out", "sit_in", "wait_for_bb", "add_chips", "act")
+BASE_COMMANDS = ("sit", "leave", "away", "back", "act")
+# Every command any registered game accepts (the consumers pass these on).
+COMMANDS = (*BASE_COMMANDS, "sit_out", "sit_in", "wait_for_bb", "add_chips")
 
 
 @dataclass(frozen=True)
@@ -68,20 +71,26 @@ def create_table(*, creator: User, name: str, game: str = "holdem", settings: Js
     try:
         engine_game = get_game(game)
         validated = engine_game.validate_settings(settings)
+        settings_json = engine_game.settings_json(validated)
+        listing = engine_game.listing(validated)
         state = engine_game.create(validated)
     except EngineError as error:
         raise TableError.from_engine(error) from None
+    facts = listing.facts
+
+    def fact(key: str, default: Any) -> Any:
+        value = facts.get(key, default)
+        return value if type(value) is type(default) or value is None else default
+
     try:
         with transaction.atomic():
             table = Table.objects.create(
-                name=name.strip(), game=game, game_name=engine_game.display_name(validated),
-                structure=getattr(validated, "structure", ""),
-                small_blind=getattr(validated, "small_blind", 0),
-                big_blind=getattr(validated, "big_blind", 0),
-                ante=getattr(validated, "ante", 0),
-                seat_count=len(state.seats),
-                min_buy_in=getattr(validated, "min_buy_in", 0),
-                max_buy_in=getattr(validated, "max_buy_in", None),
+                name=name.strip(), game=game, game_name=listing.name,
+                settings=settings_json, facts=facts, rules=rules_digest(game, settings_json),
+                structure=fact("structure", ""), small_blind=fact("small_blind", 0),
+                big_blind=fact("big_blind", 0), ante=fact("ante", 0),
+                seat_count=listing.seats, min_buy_in=fact("min_buy_in", 0),
+                max_buy_in=facts.get("max_buy_in"),
                 turn_seconds=turn, creator=creator, state=engine_game.dump(state),
             )
             announcement = fanout.announce_to_lobby(table.pk, "created")
@@ -89,6 +98,12 @@ def create_table(*, creator: User, name: str, game: str = "holdem", settings: Js
             return table
     except IntegrityError:
         raise TableError("name_taken", f"There is already a table called “{name}”.") from None
+
+
+def default_seat_options(table: Table) -> Json:
+    """What a player sits down with at ``table`` unless they choose (poker: a buy-in)."""
+    game = get_game(table.game)
+    return game.default_seat_options(game.load(table.state))
 
 
 # -------------------------------------------------------------- commands
@@ -146,7 +161,7 @@ def _choose_player(run: TableRun, user: User, bot: Player | None, command: Json)
                 player.house_strategy and user.can_manage_bots)):
             raise TableError("not_your_player", "That is not one of your players.")
     else:
-        seated = {s.player_id for s in run.state.seats if s is not None}
+        seated = {s.player_id for s in run.seats if s is not None}
         humans = [p for p in Player.objects.live().filter(owner=user, kind="human")
                   if str(p.pk) not in seated]
         humans.sort(key=lambda p: (p.name.lower() != user.username.lower(), p.name))
@@ -160,19 +175,36 @@ def _choose_player(run: TableRun, user: User, bot: Player | None, command: Json)
     return player
 
 
-def _seat_command(run: TableRun, seat: int, name: str, **options: Any) -> None:
-    run.engine(run.game.seat_command, seat, name, options)
+def _options(run: TableRun, command: Json, skip: set[str]) -> Json:
+    """The command's remaining fields, checked against the game's JSON schema for them
+    (required fields present, integers and booleans of the right type)."""
+    schema = run.game.info.seat_options if command.get("type") == "sit" else {}
+    options = {k: v for k, v in command.items() if k not in skip}
+    for name in schema.get("required", ()):
+        if name not in options:
+            raise TableError("malformed_message", f"The field “{name}” is missing.")
+    for name, spec in schema.get("properties", {}).items():
+        if name not in options:
+            continue
+        kind = spec.get("type")
+        value = options[name]
+        if kind == "integer" and type(value) is not int:
+            raise TableError("malformed_message", f"The field “{name}” must be a whole number.")
+        if kind == "boolean" and type(value) is not bool:
+            raise TableError("malformed_message", f"The field “{name}” must be true or false.")
+    return options
+
+
+COMMAND_FIELDS = {"type", "seat", "player", "request_id"}
 
 
 def _sit(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
     seat = _field(command, "seat", int)
-    buy_in = _field(command, "buy_in", int)
-    wait = _field(command, "wait_for_bb", bool, required=False, default=False)
+    options = _options(run, command, COMMAND_FIELDS)
     player = _choose_player(run, user, bot, command)
     run.player_cache(player)
-    run.engine(run.game.seat, seat, str(player.pk), {"buy_in": buy_in, "wait_for_bb": wait})
-    ledger.buy_in(player=player, chips=buy_in, table_id=run.table.pk,
-                  note=f"Sat at {run.table.name}")
+    # The buy-in (economy games) is booked from the game's BuyIn event (TableRun.record).
+    run.engine(run.game.seat, seat, str(player.pk), options)
 
 
 def _leave(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
@@ -188,39 +220,41 @@ def _house_bot_seat(run: TableRun, user: User, bot: Player | None,
     if bot is not None or "seat" not in command or not user.can_manage_bots:
         return None
     seat = _field(command, "seat", int)
-    seats = run.state.seats
+    seats = run.seats
     occupant = seats[seat] if 0 <= seat < len(seats) else None
     if occupant is None or not run.house_strategy(occupant.player_id):
         return None
     return int(seat)
 
 
-def _sit_out(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
+def _went_away(run: TableRun, seat: int, events: list[Any]) -> None:
+    """Stepping away on request: a reconnect must not bring the player back."""
+    if any(isinstance(e, WentAway) and e.player == seat for e in events):
+        row = run.seat_row(seat)
+        if row is not None and row.sat_out_by_disconnect:
+            row.sat_out_by_disconnect = False
+            run.save_seat(row)
+
+
+def _away(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
     seat = _my_seat(run, user, bot, command)
-    _seat_command(run, seat, "sit_out")
-    row = run.seat_row(seat)
-    if row is not None and row.sat_out_by_disconnect:
-        row.sat_out_by_disconnect = False
-        run.save_seat(row)
+    _went_away(run, seat, run.engine(run.game.away, seat, "request"))
 
 
-def _sit_in(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
+def _back(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
     seat = _my_seat(run, user, bot, command)
-    _seat_command(run, seat, "sit_in")
+    run.engine(run.game.back, seat)
 
 
-def _wait_for_bb(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
-    """Join (or come back) in the big blind seat instead of posting a big blind now."""
+def _game_command(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
+    """One of the game's own seat commands (poker: sit_out, sit_in, wait_for_bb,
+    add_chips — its chips are booked when they reach the stack, TableRun.record)."""
+    name = command["type"]
+    if name not in run.game.info.seat_commands:
+        raise TableError("unknown_type", f"Unknown command type {name!r}.")
     seat = _my_seat(run, user, bot, command)
-    _seat_command(run, seat, "wait_for_bb")
-
-
-def _add_chips(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
-    seat = _my_seat(run, user, bot, command)
-    amount = _field(command, "amount", int)
-    # The ledger entry is written when the chips reach the stack (TableRun.record):
-    # now between hands, or when the player's current hand ends.
-    _seat_command(run, seat, "add_chips", amount=amount)
+    options = _options(run, command, COMMAND_FIELDS)
+    _went_away(run, seat, run.engine(run.game.seat_command, seat, name, options))
 
 
 def _act(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
@@ -232,28 +266,32 @@ def _act(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
     table = run.table
     if table.current_hand_id is None or hand != table.current_hand_id:
         raise TableError("wrong_hand", "That hand is over; this action is for another hand.")
-    actor = table.to_act_seat
-    if actor is None:
+    to_act = run.to_act()
+    if not to_act:
         raise TableError("not_your_turn", "Nobody is to act now.")
-    seat = _my_seat(run, user, bot, command, prefer=actor)
-    if seat != actor:
-        raise TableError("not_your_turn", "It is not your turn to act.")
+    seat = _my_seat(run, user, bot, command, prefer=to_act[0])
+    if seat not in to_act:
+        controlled = run.controlled_seats(user, bot)
+        seat = next((s for s in to_act if s in controlled), seat)
+        if "seat" in command or seat not in to_act:
+            raise TableError("not_your_turn", "It is not your turn to act.")
     if version != table.decision_version:
         raise TableError("stale_version",
                          f"This turn began at version {table.decision_version}, not {version}.")
     run.engine(run.game.apply, seat, action)
 
 
-HANDLERS = {"sit": _sit, "leave": _leave, "sit_out": _sit_out, "sit_in": _sit_in,
-            "wait_for_bb": _wait_for_bb, "add_chips": _add_chips, "act": _act}
+HANDLERS = {"sit": _sit, "leave": _leave, "away": _away, "back": _back, "act": _act}
 
 
 def _clear_disconnect_flag(run: TableRun, user: User, bot: Player | None) -> None:
     """Acting (e.g. sitting in by REST) means the player is there."""
+    seats = run.seats
     for seat in run.controlled_seats(user, bot):
         row = run.seat_row(seat)
-        if row is not None and row.sat_out_by_disconnect and run.state.seats[seat].status \
-                != SITTING_OUT:
+        occupant = seats[seat]
+        if row is not None and row.sat_out_by_disconnect and occupant is not None \
+                and not occupant.away:
             row.sat_out_by_disconnect = False
             run.save_seat(row)
 
@@ -265,9 +303,9 @@ def execute(*, table_id: int, user: Any, command: Json, bot: Player | None = Non
     if not isinstance(command, dict):
         raise TableError("malformed_message", "A command is a JSON object.")
     kind = command.get("type")
-    handler = HANDLERS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
+    if not isinstance(kind, str) or len(kind) > 40:
         raise TableError("unknown_type", f"Unknown command type {kind!r}.")
+    handler = HANDLERS.get(kind, _game_command)
     with locked_table(table_id, now=now) as run:
         assert run is not None
         if run.table.status == TableStatus.CLOSED:
@@ -363,9 +401,10 @@ def connect(*, table_id: int, channel_name: str, user: Any, bot: Player | None =
             run.note({"type": "PlayerReconnected", "player": seat})
             if row.sat_out_by_disconnect:
                 row.sat_out_by_disconnect = False
-                occupant = run.state.seats[seat]
-                if occupant.status == SITTING_OUT and occupant.stack > 0:
-                    _seat_command(run, seat, "sit_in")
+                occupant = run.seats[seat]
+                if occupant is not None and occupant.away:
+                    with contextlib.suppress(TableError):  # e.g. no chips: stays away
+                        run.engine(run.game.back, seat)
             run.save_seat(row)
             changed = True
         if changed:
@@ -409,7 +448,7 @@ def disconnect(*, channel_name: str, now: datetime | None = None,
             return
         Connection.objects.filter(pk=connection.pk).delete()
         changed = False
-        for number, occupant in enumerate(run.state.seats):
+        for number, occupant in enumerate(run.seats):
             if occupant is None:
                 continue
             player = run.player(occupant.player_id)
@@ -419,8 +458,8 @@ def disconnect(*, channel_name: str, now: datetime | None = None,
                 continue
             row.disconnected_at = run.now
             run.note({"type": "PlayerDisconnected", "player": number})
-            if occupant.status != SITTING_OUT:
-                _seat_command(run, number, "sit_out")
+            if not occupant.away:
+                run.engine(run.game.away, number, "disconnected")
                 row.sat_out_by_disconnect = True
             run.save_seat(row)
             changed = True
@@ -444,7 +483,7 @@ def sweep_presence(now: datetime | None = None) -> int:
             if run is None:
                 continue
             row = run.seat_row(number)
-            occupant = run.state.seats[number]
+            occupant = run.seats[number]
             if (row is None or row.disconnected_at is None or row.disconnected_at >= expired
                     or occupant is None or occupant.leaving):
                 continue
@@ -484,13 +523,21 @@ def run_house_bots(now: datetime | None = None) -> int:
         with locked_table(table_id, skip_locked=True, now=now) as run:
             if run is None or run.table.bot_due is None or run.table.bot_due > now:
                 continue
-            seat = run.table.to_act_seat
-            player = run.player(run.state.seats[seat].player_id) if seat is not None else None
-            if player is None or not player.house_strategy:
+            # One house-bot move per table and pass (a simultaneous decision of several
+            # house bots takes several passes).
+            seat, player = None, None
+            for candidate in run.to_act():
+                occupant = run.seats[candidate]
+                if occupant is not None and run.house_strategy(occupant.player_id):
+                    seat, player = candidate, run.player(occupant.player_id)
+                    break
+            if seat is None or player is None:
                 continue
-            view = fanout.bot_view(run.game, run.state, seat, run.table, now)
+            view = decision_view(run.game, run.state, seat,
+                                 fanout.time_left(run.table.deadline, now))
             try:
-                action = house.bot_for(player.pk, player.house_strategy).act(view)
+                bot = house.bot_for(player.pk, player.house_strategy, run.table.game)
+                action = bot.act(view)
                 run.engine(run.game.apply, seat, action)
             except Exception:  # a broken bot is treated as timed out
                 log.exception("house bot %s failed; playing the default action", player.name)
@@ -512,7 +559,7 @@ def close_abandoned_tables(now: datetime | None = None) -> int:
         with locked_table(table_id, skip_locked=True, now=now) as run:
             if run is None or run.table.status != TableStatus.RUNNING:
                 continue
-            if any(run.state.seats) or Connection.objects.filter(table=run.table).exists():
+            if any(run.seats) or Connection.objects.filter(table=run.table).exists():
                 continue
             run.table.status, run.table.closed_at = TableStatus.CLOSED, now
             run.note({"type": "TableClosed"})

@@ -77,3 +77,10 @@ def root(db: None) -> User:
 @pytest.fixture
 def password() -> str:
     return PASSWORD
+
+
+# The toy game of the contract tests (tests/games/kuhn.py): its one registry entry.
+from engine.registry import register  # noqa: E402
+from tests.games.kuhn import KuhnGame  # noqa: E402
+
+register(KuhnGame())

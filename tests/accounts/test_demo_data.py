@@ -34,8 +34,10 @@ def test_demo_data_is_idempotent_and_prints_credentials(settings: SettingsWrappe
         user = User.objects.get(username=username)
         assert user.role == role and user.check_password(f"{username}-dev-password")
         assert f"password {username}-dev-password" in first
-    bots = Player.objects.filter(kind=PlayerKind.BOT)
+    bots = Player.objects.filter(kind=PlayerKind.BOT, house_strategy="")
     assert bots.count() >= 2 and {bot.owner.username for bot in bots} == {"tester"}
+    # House bots belong to the system account (tests/accounts/test_house_bots.py).
+    assert {bot.owner.role for bot in Player.objects.house()} <= {Role.SYSTEM}
     assert player_for_bot_token("demo-token-skynet").name == "Skynet"
     assert "demo-token-skynet" in first
     assert Player.objects.filter(kind=PlayerKind.HUMAN).count() > 3

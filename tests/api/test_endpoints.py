@@ -108,13 +108,15 @@ def test_bot_sits_acts_idempotently_and_stale_is_refused(
         table: Any, alice: Any, skynet: Any, bot_client: Any) -> None:
     snapshot = play_to_bot_turn(table, alice, skynet, bot_client)
     turn_message = snapshot["your_turn"]
-    # The view on the wire is exactly botkit.view.make_view for the seat.
-    from botkit.view import make_view
+    # The view on the wire is exactly the game contract's decision view for the seat.
+    from engine.game import decision_view
     from engine.registry import get_game
     from tables.models import Table
 
-    state = get_game("holdem").load(Table.objects.get(pk=table.pk).state)
-    expected = make_view(state, turn_message["seat"], turn_message["view"]["time_left"])
+    game = get_game("holdem")
+    state = game.load(Table.objects.get(pk=table.pk).state)
+    expected = decision_view(game, state, turn_message["seat"],
+                             turn_message["view"]["time_left"])
     assert turn_message["view"] == expected
     command = {"type": "act", "hand": turn_message["hand"], "version": turn_message["version"],
                "action": {"kind": "check"} if turn_message["legal"]["can_check"]

@@ -17,8 +17,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pokersite.settings")
 django.setup()
 
 from accounts.models import Role, User  # noqa: E402
-from accounts.services import register_user  # noqa: E402
-from tables.demo import house_bot  # noqa: E402
+from accounts.services import create_house_bot, register_user  # noqa: E402
 
 PASSWORD = "Browser-test-pw-1"
 
@@ -40,7 +39,7 @@ def main() -> None:
                            # for tests of their own (the lobby test counts Station-C's tables)
                            ("Station-D", "calling_station"), ("Station-E", "calling_station"),
                            ("Station-F", "calling_station")):
-        house_bot(owner, name, strategy)
+        create_house_bot(name=name, strategy=strategy)
     print(json.dumps({"ok": True}))
 
 

@@ -7,7 +7,7 @@ import pytest
 from engine.actions import Action
 from engine.cards import seeded_deck
 from engine.errors import IllegalAction, MalformedAction
-from engine.events import ChipsAdded, Event, PlayerLeft, PlayerSatOut, PlayerTimedOut
+from engine.events import CashOut, ChipsAdded, Event, PlayerLeft, PlayerSatOut, PlayerTimedOut
 from engine.projection import Viewer
 from engine.table import SITTING_OUT, TableSettings, TableState
 
@@ -238,7 +238,7 @@ def test_leave_during_hand_folds_and_frees_seat_at_end() -> None:
 
 def test_leave_between_hands_cashes_out() -> None:
     t = table(0, 1)
-    assert t.leave(1) == [PlayerLeft(1, "p1", 200)]
+    assert t.leave(1) == [PlayerLeft(1, "p1", 200), CashOut(1, "p1", 200)]
 
 
 def test_table_json_round_trip_after_every_action() -> None:

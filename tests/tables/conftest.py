@@ -32,7 +32,7 @@ class CheckCallBot:
         return {"kind": "fold"}
 
 
-def make_bot(strategy: str) -> CheckCallBot:
+def make_bot(strategy: str, game: str = "holdem") -> CheckCallBot:
     return CheckCallBot(strategy)
 
 

@@ -59,13 +59,14 @@ def test_service_fanout_never_leaks_over_many_hands(
         # they do get their own cards: those of every finished hand they were dealt in
         # (how many depends on the deck: busted players sit out until the rebuy)
         played = set(HandPlayer.objects.filter(hand__table=table, seat=seat)
-                     .values_list("hole_cards", flat=True))
+                     .values_list("secret__cards", flat=True))
         assert played and played <= own
     spectator = inbox({public})
     checked += assert_private(spectator, set())
     # The superuser observer sees every dealt card.
     omniscient = inbox({everything})
     seen = {c for _, c in dealt_cards(omniscient)}
-    stored = set(HandPlayer.objects.filter(hand__table=table).values_list("hole_cards", flat=True))
+    stored = set(HandPlayer.objects.filter(hand__table=table)
+                 .values_list("secret__cards", flat=True))
     assert stored <= seen and all("?" not in c for c in seen)
     assert checked > HANDS  # many foreign hole cards were checked hidden

@@ -127,7 +127,8 @@ def test_house_bot_view_is_botkits_view(table: Any, bob: Any, alice: Any) -> Non
                                     house_strategy="spy")
     from tables import house
 
-    house._bots[(house.settings.TABLES["HOUSE_BOT_FACTORY"], station.pk, "spy")] = Spy("spy")
+    factory = house.settings.TABLES["HOUSE_BOT_FACTORY"]
+    house._bots[(factory, station.pk, "spy", "holdem")] = Spy("spy")
     services.execute(table_id=table.pk, user=bob, command={
         "type": "sit", "seat": 0, "buy_in": 200, "player": station.pk})
     sit(table, alice, 1)

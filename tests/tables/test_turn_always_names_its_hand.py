@@ -74,7 +74,7 @@ class Checker:
     def check_tables(self, tables: list[Any]) -> None:
         for table in Table.objects.filter(pk__in=[t.pk for t in tables]):
             state = GAME.load(table.state)
-            engine_seat = GAME.to_act(state)
+            engine_seat = next(iter(GAME.status(state).to_act), None)
             if engine_seat != table.to_act_seat:
                 self.fail(f"table {table.pk}: to_act_seat {table.to_act_seat} but the "
                           f"engine says {engine_seat}")

@@ -76,7 +76,7 @@ async def test_whole_hands_with_spectator_and_superuser(alice: Any, bob: Any, ca
     checked += assert_private(spectator.received, {4})
     assert checked > HANDS * 6
     stored = await database_sync_to_async(
-        lambda: set(HandPlayer.objects.values_list("hole_cards", flat=True)))()
+        lambda: set(HandPlayer.objects.values_list("secret__cards", flat=True)))()
     seen = {c for _, c in dealt_cards(observer.received)}
     assert stored <= seen and not any("?" in c for c in seen)
     for client in [*players.values(), spectator, observer]:

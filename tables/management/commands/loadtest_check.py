@@ -8,8 +8,7 @@
   ago (the worker should have fired it) or that have players but no hand.
 * privacy (``--reveals FILE``): the hole cards the generator's spectators saw in
   snapshots without having seen their ``CardsShown`` (a missed message) are
-  checked against the truth: the stored hand (``HandPlayer.shown`` and
-  ``hole_cards``) or, for a hand still running, the engine state. A reveal the
+  checked against the truth: the ``CardsShown`` events of the stored round log. A reveal the
   truth does not confirm, with the same cards, is a leak.
 """
 
@@ -25,7 +24,6 @@ from django.db.models import Count, Sum
 from django.utils import timezone
 
 from accounts.models import Player
-from engine.cards import format_cards
 from engine.registry import get_game
 from tables.models import Hand, Table, TableStatus
 
@@ -36,8 +34,8 @@ def check(prefix: str, late_seconds: float = 5.0) -> dict[str, Any]:
     tables = Table.objects.filter(name__startswith=f"{prefix}-")
     chips = 0
     for table in tables.only("game", "state"):
-        state = get_game(table.game).load(table.state)
-        chips += sum(s.stack for s in state.seats if s is not None)
+        game = get_game(table.game)
+        chips += sum(s.chips for s in game.seats(game.load(table.state)) if s is not None)
     balances = int(Player.objects.filter(name__startswith=f"{prefix}-")
                    .aggregate(total=Sum("balance"))["total"] or 0)
     overdue = timezone.now() - timedelta(seconds=late_seconds)
@@ -55,29 +53,19 @@ def check(prefix: str, late_seconds: float = 5.0) -> dict[str, Any]:
 
 def shown_cards(prefix: str, reveals: list[dict[str, Any]]) -> Shown:
     """The cards really shown in the hands these reveals are about (the prefix's tables
-    only): the stored history of a finished hand, the engine state of a running one."""
+    only): the ``CardsShown`` events of the stored, omniscient round log (finished or
+    running), never a projection."""
     wanted = {(r["table"], r["hand"]) for r in reveals}
     tables = Table.objects.filter(name__startswith=f"{prefix}-",
                                   pk__in={table for table, _ in wanted})
     shown: Shown = {}
-    finished = set()
-    for hand in Hand.objects.filter(table__in=tables, ended_at__isnull=False,
-                                    number__in={number for _, number in wanted}
-                                    ).prefetch_related("players"):
-        if (hand.table_id, hand.number) in wanted:
-            finished.add((hand.table_id, hand.number))
-            for p in hand.players.all():
-                if p.shown:
-                    shown[hand.table_id, hand.number, p.seat] = p.hole_cards
-    for table in tables.only("game", "state"):
-        state = get_game(table.game).load(table.state)
-        running = (table.pk, state.hand_number)
-        if state.hand is None or running not in wanted or running in finished:
+    for hand in Hand.objects.filter(table__in=tables,
+                                    number__in={number for _, number in wanted}):
+        if (hand.table_id, hand.number) not in wanted:
             continue
-        for position, seat in enumerate(state.positions):
-            if state.hand.shown[position]:
-                shown[table.pk, state.hand_number, seat] = format_cards(
-                    state.hand.hole_cards[position])
+        for event in hand.events:
+            if event.get("type") == "CardsShown":
+                shown[hand.table_id, hand.number, event["player"]] = event["cards"]
     return shown
 
 

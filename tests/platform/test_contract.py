@@ -1,0 +1,199 @@
+"""The game contract, over every registered game (Hold'em and the test-only Kuhn poker).
+
+Random play through the real websocket and ``tables.services`` only: players answer
+``your_turn`` with a random legal move read from the generic descriptors, step
+away and come back, leave in the middle of a round and sit down again, let their
+time run out. Then, for every game:
+
+* no hidden value ever reaches a spectator or another seat (every message scanned);
+* every stored round replays from its start state, chance input and calls to the
+  exact stored event log;
+* the game state round-trips through dump/load at every step;
+* economy games conserve chips (balances + table chips), and after everyone left,
+  each player's balance equals the sum of their round results: nobody's round is
+  lost, the leaver's included.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from engine.game import random_move
+from engine.registry import GAMES, get_game
+from tables import selectors, services
+from tables.models import Hand, HandPlayer, Table
+from tests.conftest import _make_user
+from tests.tables.ws import Client, open_client
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+ROUNDS = 12
+META = {"type", "player", "seat"}
+
+
+def _nodes(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _nodes(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _nodes(value)
+
+
+def _secrets() -> tuple[set[tuple[int, str, str]], set[tuple[int, str, str]]]:
+    """(seat, field, value) of every hidden value dealt, from the stored omniscient logs
+    (never from the game's projection, which is what is under test), and those that a
+    public event later revealed."""
+    secret, revealed = set(), set()
+    for hand in Hand.objects.all():
+        private = {index: (audience, public) for index, audience, public in hand.hidden}
+        for index, event in enumerate(hand.events):
+            if index in private:  # every field of a private event is its audience's secret
+                audience, _public = private[index]
+                for key, value in event.items():
+                    if key not in META:
+                        secret.add((audience, key, json.dumps(value)))
+            elif isinstance(event.get("player"), int):
+                for key, value in event.items():
+                    revealed.add((event["player"], key, json.dumps(value)))
+    return secret, revealed
+
+
+def assert_no_leak(client: Client, may_see: set[int] | None) -> int:
+    """Scan every message ``client`` received; ``may_see`` None = omniscient."""
+    secret, revealed = _secrets()
+    checked = 0
+    for message in client.received:
+        for node in _nodes(message):
+            assert "deck" not in node and "chance" not in node, f"{client.name}: {node}"
+            player = node.get("player")
+            if not isinstance(player, int) or may_see is None or player in may_see:
+                continue
+            for key, value in node.items():
+                fact = (player, key, json.dumps(value))
+                if fact in secret:
+                    assert fact in revealed, f"{client.name} saw {fact} in {message['type']}"
+                    checked += 1
+    return checked
+
+
+async def drain(clients: list[Client]) -> None:
+    for client in clients:
+        await client.drain(0.01)
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+async def test_random_play_through_the_websocket(key: str) -> None:
+    game = get_game(key)
+    rng = random.Random(f"contract-{key}")
+    n = min(3, game.info.max_players)
+    users = await database_sync_to_async(
+        lambda: [_make_user(f"p{i}", 3) for i in range(n)] + [
+            _make_user("watcher", 3), _make_user("boss", 2), _make_user("root", 1)])()
+    players, watcher, boss, root = users[:n], users[n], users[n + 1], users[n + 2]
+    table = await database_sync_to_async(services.create_table)(
+        creator=boss, name=f"contract {key}", game=key, settings={})
+    options = game.default_seat_options(game.load(table.state))
+    clients = [await open_client(table.pk, user=u) for u in players]
+    spectator = await open_client(table.pk, user=watcher)
+    omniscient = await open_client(table.pk, user=root)
+    everyone = [*clients, spectator, omniscient]
+    for seat, client in enumerate(clients):
+        replies = await client.request({"type": "sit", "seat": seat, **options})
+        assert any(m["type"] == "ack" for m in replies), replies
+
+    answered: set[tuple[int, int]] = set()
+    left: dict[int, int] = {}  # seat -> the step it left at
+    for step in range(3000):
+        finished = await database_sync_to_async(
+            Hand.objects.filter(table=table, ended_at__isnull=False).count)()
+        if finished >= ROUNDS:
+            break
+        await drain(everyone)
+        for seat, client in enumerate(clients):
+            turns = [m for m in client.received if m["type"] == "your_turn"
+                     and (m["version"], m["seat"]) not in answered]
+            if not turns:
+                continue
+            yt = turns[-1]
+            answered.add((yt["version"], yt["seat"]))
+            roll = rng.random()
+            if roll < 0.04 and seat not in left:  # leave in the middle of the round
+                await client.send({"type": "leave"})
+                left[seat] = step
+            elif roll < 0.08:
+                pass  # let the time run out (fired below)
+            else:
+                await client.send({"type": "act", "hand": yt["hand"], "version": yt["version"],
+                                   "action": random_move(yt["moves"], rng)})
+        for seat, since in list(left.items()):  # come back a little later
+            if step - since > 5:
+                await clients[seat].send({"type": "sit", "seat": seat, **options})
+                del left[seat]
+        if step % 7 == 3:  # away and back between moves
+            client = clients[rng.randrange(n)]
+            await client.send({"type": "away"})
+            await client.send({"type": "back"})
+        if step % 5 == 4:
+            later = timezone.now() + timedelta(seconds=3600)
+            await database_sync_to_async(services.fire_due_timers)(later)
+        row = await database_sync_to_async(Table.objects.get)(pk=table.pk)
+        assert game.dump(game.load(row.state)) == row.state
+    else:
+        pytest.fail("the rounds did not finish")
+
+    for client in clients:  # everyone leaves: cashed out
+        await client.send({"type": "leave"})
+    for _ in range(30):
+        await drain(everyone)
+        seated = await database_sync_to_async(
+            lambda: any(game.seats(game.load(Table.objects.get(pk=table.pk).state))))()
+        if not seated:
+            break
+        await database_sync_to_async(services.fire_due_timers)(
+            timezone.now() + timedelta(seconds=3600))
+    else:
+        pytest.fail("the players could not leave")
+    await drain(everyone)
+
+    def stored() -> tuple[list[Hand], dict[str, int], dict[str, int]]:
+        hands = list(Hand.objects.filter(table=table, ended_at__isnull=False))
+        nets: dict[str, int] = {}
+        for p in HandPlayer.objects.filter(hand__table=table).select_related("player"):
+            assert p.player is not None and p.name, "a participant lost their identity"
+            nets[p.player.name] = nets.get(p.player.name, 0) + p.net
+        balances = {u.username: u.players.get().balance for u in players}
+        return hands, nets, balances
+
+    hands, nets, balances = await database_sync_to_async(stored)()
+    assert len(hands) >= ROUNDS
+    for hand in hands:
+        replayed = await database_sync_to_async(selectors.replay_round)(hand)
+        assert replayed == hand.events, f"round {hand.number} did not replay"
+        assert sorted(p for p in hand.participants) == sorted(
+            str(p) for p in await database_sync_to_async(
+                lambda h=hand: list(h.players.values_list("player_id", flat=True)))())
+    if game.info.economy:
+        assert balances == {name: nets.get(name, 0) for name in balances}
+        total = await database_sync_to_async(
+            lambda: selectors.chips_on_tables() + selectors.total_balances())()
+        assert total == 0
+    checked = 0
+    for seat, client in enumerate(clients):
+        checked += await database_sync_to_async(assert_no_leak)(client, {seat})
+    checked += await database_sync_to_async(assert_no_leak)(spectator, set())
+    await database_sync_to_async(assert_no_leak)(omniscient, None)
+    assert checked > 0  # hidden values were really looked at, not absent
+    assert left or any(m["type"] == "events" and any(e["type"].endswith("Freed") or
+                       e["type"] == "PlayerLeft" for e in m["events"])
+                       for m in spectator.received)
+    for client in everyone:
+        await client.close()
