@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import re
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.templatetags.static import static
 from django.views.decorators.http import require_POST
 
 from accounts.models import Player
+from engine.errors import EngineError
+from engine.registry import get_game
 from research import selectors as research_selectors
 from research.services import update_stats
 from tables import selectors as table_selectors
@@ -19,14 +26,44 @@ from tables.models import Table
 
 from . import selectors
 
+GENERIC_BOARD = "_generic"
+
+
+@functools.cache
+def _board_files(game: str) -> tuple[str, str | None]:
+    """The board module of a game (``static/games/<game>/board.js``, else the generic
+    board) and its stylesheet if it has one, as static URLs."""
+    key = game if re.fullmatch(r"[a-z0-9_]+", game or "") else GENERIC_BOARD
+    if not finders.find(f"games/{key}/board.js"):
+        key = GENERIC_BOARD
+    css = f"games/{key}/board.css"
+    return static(f"games/{key}/board.js"), static(css) if finders.find(css) else None
+
+
+def _game_info(game: str) -> dict[str, Any]:
+    try:
+        return get_game(game).info.to_json()
+    except EngineError:
+        return {"key": game, "title": game, "round_name": "round", "economy": True}
+
 
 @login_required
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     obj = get_object_or_404(Table, pk=table_id)
+    info = _game_info(obj.game)
+    # ?board=generic shows any game on the generic board (its view as JSON, its moves
+    # as plain controls): a look at what a game sends before it has a board of its own.
+    board = GENERIC_BOARD if request.GET.get("board") == "generic" else obj.game
+    board_url, board_css = _board_files(board)
     return render(request, "tables/table.html", {
         "table": obj,
+        "board_css": board_css,
+        "round_name": info.get("round_name") or "round",
+        "economy": info.get("economy", True),
         "config": {
-            "table": obj.pk, "ws": f"/ws/tables/{obj.pk}/",
+            "table": obj.pk, "game": obj.game, "game_info": info,
+            "board_url": board_url, "generic_board_url": _board_files(GENERIC_BOARD)[0],
+            "ws": f"/ws/tables/{obj.pk}/",
             "log_url": f"/tables/{obj.pk}/log.json",
             "account_url": "/lobby/account.json",
             "house_url": f"/tables/{obj.pk}/house-bot/",
@@ -54,8 +91,9 @@ def _error(error: TableError, status: int = 400) -> JsonResponse:
 @require_POST
 @login_required
 def house_bot(request: HttpRequest, table_id: int) -> JsonResponse:
-    """A tester or superuser seats a house bot (``{"player", "seat", "buy_in"}``) or
-    removes one (``{"remove": seat}``); the table service checks the rights."""
+    """A tester or superuser seats a house bot (``{"player", "seat"}`` plus the game's
+    seat options, poker: ``buy_in``) or removes one (``{"remove": seat}``); the table
+    service checks the rights."""
     try:
         body = json.loads(request.body or b"{}")
     except ValueError:
@@ -64,9 +102,8 @@ def house_bot(request: HttpRequest, table_id: int) -> JsonResponse:
         return _error(TableError("malformed_message", "Send a JSON object."))
     if "remove" in body:
         command = {"type": "leave", "seat": body["remove"]}
-    else:
-        command = {"type": "sit", "seat": body.get("seat"), "buy_in": body.get("buy_in"),
-                   "player": body.get("player")}
+    else:  # the seat options (poker: buy_in) as the sit command has them
+        command = {**body, "type": "sit", "seat": body.get("seat"), "player": body.get("player")}
     try:
         result = services.execute(table_id=table_id, user=request.user, command=command)
     except TableError as error:

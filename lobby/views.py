@@ -12,21 +12,23 @@ from tables import services
 from tables.errors import TableError
 
 from . import selectors
-from .forms import CreateTableForm
+from .forms import CreateTableForm, games_catalogue
 
 
 def _lobby_page(request: HttpRequest, form: CreateTableForm | None = None,
-                status: int = 200) -> HttpResponse:
+                status: int = 200, form_open: bool | None = None) -> HttpResponse:
     return render(request, "lobby/lobby.html", {
         "form": form or CreateTableForm(),
-        "form_open": form is not None and bool(form.errors),
+        "form_open": (form is not None and bool(form.errors)) if form_open is None else form_open,
+        "games": games_catalogue(),
         "sort_keys": selectors.SORT_KEYS,
     }, status=status)
 
 
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
-    return _lobby_page(request)
+    # ?create=1: the "New table" link without JavaScript opens the create panel.
+    return _lobby_page(request, form_open=request.GET.get("create") == "1")
 
 
 @login_required
@@ -39,18 +41,24 @@ def tables_json(request: HttpRequest) -> JsonResponse:
 @require_POST
 @login_required
 def create_table(request: HttpRequest) -> HttpResponse:
+    """Create a table of any hosted game: the form comes from the game's settings
+    schema (lobby.forms); the engine validates, and its refusal shows in the form."""
     form = CreateTableForm(request.POST)
+    if form.switched:
+        # The game was changed without JavaScript: show that game's settings first.
+        keep = {k: request.POST.get(k) for k in ("name", "turn_seconds") if request.POST.get(k)}
+        return _lobby_page(request, CreateTableForm(game=form.game_key, initial=keep),
+                           form_open=True)
     if not getattr(request.user, "can_create_tables", False):
         form.add_error(None, "Your account may not create tables.")
     elif form.is_valid():
         try:
             table = services.create_table(
                 creator=request.user, name=form.cleaned_data["name"],  # type: ignore[arg-type]
-                settings=form.engine_settings(),
+                game=form.game_key, settings=form.settings(),
                 turn_seconds=form.cleaned_data["turn_seconds"])
         except TableError as error:
-            field = {"name_taken": "name", "bad_name": "name"}.get(error.code)
-            form.add_error(field, error.message)
+            form.add_table_error(error.code, error.message)
         else:
             return redirect("table", table_id=table.pk)
     return _lobby_page(request, form, status=400)

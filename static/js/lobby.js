@@ -1,6 +1,8 @@
-// The lobby: filters and sorting (server side), selection, live updates.
+// The lobby: filters and sorting (server side), selection, live updates, and the
+// create-table form whose settings fields follow the chosen game's settings schema.
 // Server text is only ever inserted with textContent.
 import { el, wsUrl } from "./dom.js";
+import { schemaFields } from "./schemaform.js";
 
 const form = document.getElementById("filters");
 const rows = document.getElementById("table-rows");
@@ -124,11 +126,30 @@ form.addEventListener("reset", () => setTimeout(refresh, 0));
 form.addEventListener("submit", (e) => { e.preventDefault(); refresh(); });
 
 const createPanel = document.getElementById("create-panel");
-document.getElementById("open-create")?.addEventListener("click", () => {
+// Without JavaScript these are links (?create=1 opens the panel on the server).
+document.getElementById("open-create")?.addEventListener("click", (event) => {
+  event.preventDefault();
   createPanel.hidden = false;
-  createPanel.querySelector("input")?.focus();
+  createPanel.querySelector("input:not([type=hidden])")?.focus();
 });
-document.getElementById("close-create")?.addEventListener("click", () => { createPanel.hidden = true; });
+document.getElementById("close-create")?.addEventListener("click", (event) => {
+  event.preventDefault();
+  createPanel.hidden = true;
+});
+
+// The create form: each hosted game with its settings schema (lobby.forms.games_catalogue).
+// The server rendered the fields of one game; picking another renders that game's.
+const games = JSON.parse(document.getElementById("games-data")?.textContent || "[]");
+const gameSelect = document.querySelector("#create-form select[name=game]");
+const settingsBox = document.getElementById("settings-fields");
+const TABLE_FIELDS = ["name", "game", "settings_for", "turn_seconds"];
+gameSelect?.addEventListener("change", () => {
+  const game = games.find((g) => g.key === gameSelect.value);
+  if (!game || settingsBox.dataset.game === game.key) return;
+  settingsBox.replaceChildren(...schemaFields(game.settings_schema, { skip: TABLE_FIELDS }));
+  settingsBox.dataset.game = game.key;
+  document.querySelector("#create-form input[name=settings_for]").value = game.key;
+});
 
 // Live: the lobby websocket says when a table appears, changes seats or closes;
 // a slow poll refreshes stacks, average pots and hands/hour.

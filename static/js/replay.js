@@ -1,7 +1,7 @@
 // Replay of a stored hand on the same table view: forward, back, play.
 import { el } from "./dom.js";
-import { renderTable } from "./tableview.js";
-import { startState, apply, describe } from "./hand.js";
+import { renderTable } from "../games/holdem/tableview.js";
+import { startState, apply, describe } from "../games/holdem/hand.js";
 
 const cfg = JSON.parse(document.getElementById("replay-config").textContent);
 const hand = cfg.hand;

@@ -1,37 +1,91 @@
-// The live table: one websocket (/ws/tables/<id>/), snapshot + versioned events,
-// heartbeat with a visible connection state, automatic reconnect and resync.
+// The table shell: what every live table does whatever the game. One websocket
+// (/ws/tables/<id>/, docs/protocol.md): snapshot + versioned events, a resync on
+// a version gap, heartbeat with a visible connection state, automatic reconnect;
+// requests answered by ack/error; the turn timer; the event log (lines wait for the
+// snapshot that names a new seat); "your seats"; chat; the game account; toasts.
+// What the game looks like is drawn by a board module, loaded with import() from
+// static/games/<game key>/board.js, or static/games/_generic/board.js for a game
+// without a board of its own (the server says which: cfg.board_url).
+//
+// ------------------------------------------------------------ board interface
+//
+//   export function createBoard(shell) -> board
+//
+// createBoard fills the empty elements shell.slots.main (the playing area),
+// .foot (below "your seats") and .dialogs, and returns the board: an object with
+// these methods, all optional except render:
+//
+//   render(snapshot)   draw everything from the latest snapshot; called after
+//                      every snapshot and whenever the shell's state changed (turn,
+//                      seatable players, log). Cheap and idempotent.
+//   applyEvents(msg)   an `events` message, in version order, before its lines are
+//                      logged; msg.events may hold types the board does not know
+//                      (ignore them). The shell then asks for a fresh snapshot
+//                      unless holding() is true (a version gap always resyncs).
+//   applyPrivate(msg)  a `private` message (own hidden values, e.g. hole cards).
+//   loadRound(log)     the running round's events so far ({hand, number, events},
+//                      from cfg.log_url) after a reload or a new round.
+//   onTurn(turn)       a `your_turn` message, or null when it was answered or is
+//                      over (shell.turn holds it too; render() follows).
+//   tick(leftMs)       four times a second: ms left on the acting seat's clock.
+//   describe(event)    the log line for an event: a string, or null for none.
+//                      Without it the shell's generic sentences are used.
+//   holding()          true while the board shows something (a finished round)
+//                      that a new snapshot must not replace yet.
+//   seatPanel(seat)    the "your seats" entry of one of your seats:
+//                      {chips, status, stateClass, buttons: [{label, aria, cls, run}]}.
+//                      Without it: the seat's stack and state, Sit out/in, Leave.
+//
+// The shell given to createBoard:
+//
+//   shell.cfg, shell.info        the page config; the game's info (GameInfo.to_json())
+//   shell.slots                  {main, foot, dialogs}
+//   shell.snapshot, shell.turn   the latest snapshot; the your_turn we may answer (or null)
+//   shell.seatable, shell.houseSeats   who the user may seat here; house-bot seats
+//   shell.connected()            the socket is open and heard from
+//   shell.nameOf(seat)           the name sitting there ("Seat 3" if none)
+//   shell.send(msg)              send a command (false if not connected)
+//   shell.request(msg)           Promise: null on ack, the error message otherwise
+//   shell.act(action)            answer the current turn: {type: "act", hand, version,
+//                                seat, action} from shell.turn
+//   shell.sit(seat, player, options)  seat one of shell.seatable (house bots through
+//                                cfg.house_url); Promise: null or the error
+//   shell.resync()               ask for a fresh snapshot
+//   shell.render()               redraw (board and "your seats")
+//   shell.toast(text), shell.refreshAccount()
+//   shell.describe(event)        the generic sentence for platform events, or null
+//   shell.timeLeft()             ms left on the acting seat's clock
+//
+// The board's key is exposed as window.__board and #table-page[data-board].
 import { el, wsUrl, csrfToken, chips } from "./dom.js";
-import { renderTable } from "./tableview.js";
-import { startState, apply, describe, logContext } from "./hand.js";
-import { actionBar } from "./actions.js";
 
 const cfg = JSON.parse(document.getElementById("table-config").textContent);
-const felt = document.getElementById("felt");
+const pageEl = document.getElementById("table-page");
 const connEl = document.getElementById("conn");
 const logEl = document.getElementById("hand-log");
 const chatEl = document.getElementById("chat-list");
 const toastEl = document.getElementById("toast");
+const mySeatsEl = document.getElementById("my-seats");
+const info = cfg.game_info || {};
+const roundWord = info.round_name || "round";
 
 const PING_EVERY = 3000;
 const SILENCE_LOST = 7000; // no frame for this long: the connection is lost (< 10 s)
 
+let board = null;
 let socket = null;
 let snap = null;
 let version = 0;
 let turn = null; // the your_turn message we may answer
 let turnDeadline = 0; // ms clock when the acting seat's time runs out
-let handId = null;
-let handEvents = [];
-let overlay = null; // the finished hand, shown for a moment before the next one
+let roundId = null;
 let seatable = cfg.seatable || [];
 let houseSeats = cfg.house_seats || [];
 let lastHeard = Date.now();
 let retries = 0;
-let downSince = null;
 let requestId = 0;
 const pending = new Map(); // request_id -> {ok, fail}: answers for dialogs that wait
 const chatIds = new Set();
-const logCtx = logContext();
 
 // ------------------------------------------------------------ connection
 function setConn(state, text) {
@@ -63,7 +117,6 @@ function connect() {
   const me = socket;
   me.addEventListener("open", () => {
     retries = 0;
-    downSince = null;
     lastHeard = Date.now();
     setConn("connected", "Connected");
   });
@@ -81,7 +134,6 @@ function connect() {
       setConn("lost", event.code === 4410 ? "Table closed" : "Not allowed");
       return;
     }
-    downSince = downSince || Date.now();
     retries += 1;
     setConn(retries > 1 ? "lost" : "reconnecting", retries > 1 ? "Connection lost — retrying…" : "Reconnecting…");
     const delay = Math.min(500 * 2 ** (retries - 1), 4000);
@@ -103,20 +155,27 @@ setInterval(() => {
 
 // -------------------------------------------------------------- messages
 function handle(m) {
-  switch (m.type) {
-    case "snapshot": applySnapshot(m); break;
-    case "events": applyEvents(m); break;
-    case "private": applyPrivate(m); break;
-    case "your_turn": setTurn(m); break;
-    case "chat": addChat(m); break;
-    case "error": onError(m); break;
-    case "ack": {
-      const answer = pending.get(m.request_id);
-      pending.delete(m.request_id);
-      if (answer) answer.ok(m);
-      break;
+  try {
+    switch (m.type) {
+      case "snapshot": applySnapshot(m); break;
+      case "events": applyEvents(m); break;
+      case "private": applyPrivate(m); break;
+      case "your_turn": setTurn(m); break;
+      case "chat": addChat(m); break;
+      case "error": onError(m); break;
+      case "ack": {
+        const answer = pending.get(m.request_id);
+        pending.delete(m.request_id);
+        if (answer) answer.ok(m);
+        break;
+      }
+      default: break; // pong, and types this client does not know
     }
-    default: break; // pong
+  } catch (error) {
+    // A board that cannot draw something must not stop the connection: start over
+    // from a snapshot, and still report the error.
+    if (m.type !== "snapshot") resync();
+    setTimeout(() => { throw error; });
   }
 }
 
@@ -125,16 +184,12 @@ function resync() { send({ type: "snapshot" }); }
 function applySnapshot(m) {
   snap = m;
   version = m.version;
-  logCtx.smallBlind = m.info.small_blind;
   flushLog();
-  turn = null;
+  setTurn(null, false);
   if (m.turn) turnDeadline = Date.now() + (m.turn.time_left ?? 0) * 1000;
   for (const c of m.chat || []) addChat(c);
-  if (m.hand !== handId) {
-    handId = m.hand;
-    // Keep what the events already told about this hand; the log endpoint fills the rest.
-    const first = handEvents[0];
-    if (!(first && first.type === "HandStarted" && first.number === m.state.hand_number)) handEvents = [];
+  if (m.hand !== roundId) {
+    roundId = m.hand;
     loadLog();
   }
   render();
@@ -146,39 +201,36 @@ async function loadLog() {
   const data = await response.json();
   seatable = data.seatable;
   houseSeats = data.house_seats;
-  if (data.hand === handId) {
+  if (data.hand === roundId) {
     const fresh = logEl.childElementCount === 0;
-    handEvents = data.events;
-    if (fresh) for (const e of handEvents) logLine(e);
+    board.loadRound?.(data);
+    if (fresh) for (const e of data.events) logLine(e);
   }
   render();
 }
+
+const SEATS_CHANGED = /Seated|Left|StoodUp|SeatTaken|SeatFreed/;
+const MONEY_MOVED = /Seated|Left|StoodUp|ChipsAdded|BuyIn|CashOut/;
 
 function applyEvents(m) {
   if (m.version <= version) return; // already seen (a snapshot was newer)
   const gap = m.version > version + 1;
   version = m.version;
   if (m.turn) turnDeadline = Date.now() + (m.turn.time_left ?? 0) * 1000;
-  for (const e of m.events) {
-    if (e.type === "HandStarted") handEvents = [];
-    handEvents.push(e);
-    logLine(e);
-    if (e.type === "HandEnded") showFinished();
-  }
-  if (m.events.some((e) => /Seated|Left|StoodUp/.test(e.type))) loadLog();
+  const events = Array.isArray(m.events) ? m.events : [];
+  board.applyEvents?.({ ...m, events });
+  for (const e of events) logLine(e);
+  if (events.some((e) => SEATS_CHANGED.test(e.type))) loadLog();
   // Chips moved for one of my players: the account panel shows it at once.
   const seated = (snap?.you?.seats || []).length > 0;
-  if (m.events.some((e) => /Seated|Left|StoodUp|ChipsAdded/.test(e.type) || (seated && e.type === "HandEnded"))) refreshAccount();
-  if (gap || !overlay) resync();
+  if (events.some((e) => MONEY_MOVED.test(e.type) || (seated && /Ended$/.test(e.type)))) refreshAccount();
+  if (gap || !board.holding?.()) resync();
 }
 
 function applyPrivate(m) {
-  for (const e of m.events) {
-    if (e.type !== "HoleCardsDealt") continue;
-    const i = handEvents.findIndex((x) => x.type === "HoleCardsDealt" && x.player === e.player);
-    if (i >= 0) handEvents[i] = e; else handEvents.push(e);
-    logLine(e);
-  }
+  const events = Array.isArray(m.events) ? m.events : [];
+  board.applyPrivate?.({ ...m, events });
+  for (const e of events) logLine(e);
   render();
 }
 
@@ -193,37 +245,7 @@ function onError(m) {
   if (["stale_version", "not_your_turn", "wrong_hand"].includes(m.code)) resync();
 }
 
-// The hand that just ended stays on the table (cards shown, pot to the winner) a moment.
-function showFinished() {
-  const finished = reduceHand(handEvents);
-  const showing = overlay !== null;
-  overlay = finished;
-  // Never extended: with fast bots hands end more often than the pause lasts.
-  if (!showing) setTimeout(() => { overlay = null; resync(); }, 2500);
-  render();
-}
-
-function seatNames() {
-  const names = {};
-  (snap?.seats || []).forEach((s, i) => { if (s) names[i] = s; });
-  return names;
-}
-
-function reduceHand(events) {
-  // Seat stacks are written back when a hand ends: during a hand they are its starting stacks.
-  const seats = {};
-  const hand = snap?.state?.hand;
-  for (const [i, s] of Object.entries(seatNames())) {
-    const hp = hand?.players.find((p) => p.player === Number(i));
-    seats[i] = { name: s.name, isBot: s.is_bot, stack: s.stack, cards: hp ? hp.cards : "" };
-  }
-  const state = startState({ seats, button: snap?.state?.button, smallBlind: snap?.info?.small_blind || 1 });
-  const started = events.findIndex((e) => e.type === "HandStarted");
-  for (const e of events.slice(Math.max(started, 0))) apply(state, e);
-  return state;
-}
-
-// --------------------------------------------------------------- render
+// ------------------------------------------------------------ the event log
 function nameOf(seat) {
   return snap?.seats?.[seat]?.name || `Seat ${Number(seat) + 1}`;
 }
@@ -246,212 +268,133 @@ function flushLog() {
 }
 
 function writeLine(e) {
-  const text = describe(e, nameOf, logCtx);
+  let text = null;
+  try {
+    text = board.describe ? board.describe(e) : describePlatform(e);
+  } catch (error) {
+    console.error(error);
+  }
   if (!text) return;
   logEl.append(el("li", { class: `log-${e.type}` }, text));
   while (logEl.childElementCount > 300) logEl.firstElementChild.remove();
   logEl.scrollTop = logEl.scrollHeight;
 }
 
-const STATE_TEXT = { sitting_out: "Sitting out", waiting_for_bb: "Waiting for BB", disconnected: "Disconnected" };
+function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
-function model() {
-  const info = snap.info;
-  const you = snap.you.seats;
-  const hand = snap.state.hand;
-  const reduced = reduceHand(handEvents);
-  const seats = [];
-  for (let i = 0; i < info.seats; i++) {
-    const s = snap.seats[i];
-    if (!s) { seats.push(null); continue; }
-    const hp = hand?.players.find((p) => p.player === i);
-    const r = reduced.seats[i] || {};
-    const shown = overlay?.seats[i];
-    seats.push({
-      seat: i, name: s.name, isBot: s.is_bot, mine: you.includes(i),
-      stack: overlay && shown ? shown.stack : hp ? hp.stack : s.stack,
-      bet: overlay ? 0 : hp ? hp.bet : 0,
-      cards: overlay && shown ? shown.cards : hp && !hp.folded ? hp.cards : "",
-      folded: overlay && shown ? shown.folded : hp ? hp.folded : false,
-      action: overlay && shown ? shown.action : hand && !hand.is_over ? r.action : null,
-      blind: hand && !hand.is_over && !overlay && hand.street === "preflop" ? r.blind : null,
-      handName: overlay && shown ? shown.handName : "",
-      out: STATE_TEXT[s.state] || (!hp && hand && !overlay ? "Next hand" : null),
-    });
+function signed(n) { return n > 0 ? `+${chips(n)}` : chips(n); }
+
+/** The sentence for the platform's own events (engine/game.py), or null. */
+function describePlatform(e) {
+  const who = e.player !== undefined ? nameOf(e.player) : "";
+  switch (e.type) {
+    case "SeatTaken": return `${who} sits down`;
+    case "SeatFreed": return `${who} leaves the table`;
+    case "BuyIn": return `${who} buys in for ${chips(e.amount)}`;
+    case "CashOut": return `${who} cashes out ${chips(e.amount)}`;
+    case "WentAway": return `${who} is away${e.reason && e.reason !== "request" ? ` (${e.reason})` : ""}`;
+    case "CameBack": return `${who} is back`;
+    case "TimedOut": return `${who} ran out of time (${e.action})`;
+    case "RoundStarted": return `${capital(roundWord)} #${e.number}`;
+    case "RoundEnded": {
+      const results = (e.results || []).map((r) => `${nameOf(r.seat)} ${r.score !== null && r.score !== undefined ? r.score : signed(r.net)}`);
+      return `${capital(roundWord)} over${results.length ? `: ${results.join(", ")}` : ""}`;
+    }
+    case "GameEnded": {
+      const standings = (e.standings || []).map((s) => `${s.rank}. ${nameOf(s.seat)} (${s.score})`);
+      return `Game over${standings.length ? `: ${standings.join(" · ")}` : ""}`;
+    }
+    case "PlayerDisconnected": return `${who} lost the connection`;
+    case "PlayerReconnected": return `${who} is back`;
+    case "PlayerStoodUp": return `${who} stood up (${e.reason || "left"})`;
+    case "TableClosed": return "The table closed";
+    default: return null;
   }
-  const actor = overlay ? null : hand?.actor ?? null;
-  const timeLeft = Math.max(0, turnDeadline - Date.now());
-  const total = overlay ? Object.values(overlay.winners).reduce((a, b) => a + b, 0) : 0;
-  return {
-    seatCount: info.seats,
-    bottom: you.length ? you[0] : 0,
-    button: overlay ? overlay.button : snap.state.button,
-    board: overlay ? overlay.board : hand?.board || "",
-    pots: overlay ? (total ? [{ amount: total }] : []) : hand?.pots || [],
-    banner: overlay ? winnersText(overlay) : null,
-    seats,
-    actor,
-    timer: actor !== null && snap.turn ? timeLeft / 1000 / info.turn_seconds : 0,
-    winners: overlay ? overlay.winners : null,
-    playingSeat: turn ? turn.seat : null,
-    freeClickable: seatable.length > 0 && connEl.dataset.state === "connected",
-    onSeatClick: openSit,
-  };
 }
 
-function winnersText(state) {
-  return Object.entries(state.winners).map(([seat, amount]) => `${state.seats[seat]?.name || seat} wins ${chips(amount)}`).join(" · ");
-}
-
+// ---------------------------------------------------------------- render
 function render() {
-  if (!snap) return;
-  renderTable(felt, model());
-  bar.update(turn, snap, overlay);
+  if (!snap || !board) return;
+  board.render(snap);
   renderMySeats();
 }
 
-// ---------------------------------------------------------------- acting
-function setTurn(m) {
+// ---------------------------------------------------------------- turns
+function setTurn(m, redraw = true) {
+  const changed = turn !== m;
   turn = m;
-  turnDeadline = Date.now() + (m.time_left ?? 0) * 1000;
-  render();
+  if (m) turnDeadline = Date.now() + (m.time_left ?? 0) * 1000;
+  if (changed) board.onTurn?.(m);
+  if (redraw) render();
 }
 
-const bar = actionBar({
-  act(action) {
-    if (!turn) return;
-    const t = turn;
-    if (send({ type: "act", hand: t.hand, version: t.version, seat: t.seat, action })) {
-      turn = null;
-      render();
-    }
-  },
-  nameOf,
-});
+function act(action) {
+  if (!turn) return false;
+  const t = turn;
+  if (!send({ type: "act", hand: t.hand, version: t.version, seat: t.seat, action })) return false;
+  setTurn(null);
+  return true;
+}
 
 setInterval(() => {
-  const left = Math.max(0, turnDeadline - Date.now());
-  const fill = felt.querySelector(".timer-fill");
-  if (fill && snap) fill.style.width = `${Math.min(100, (left / 10 / snap.info.turn_seconds))}%`;
-  bar.tick(left, turn);
+  if (board && snap) board.tick?.(Math.max(0, turnDeadline - Date.now()));
 }, 250);
 
 // ------------------------------------------------------------ your seats
-function seatCommand(type, seat, extra = {}) {
-  send({ type, seat, ...extra });
-}
+const SEAT_STATE = { playing: "Playing", sitting_out: "Sitting out", disconnected: "Disconnected" };
 
-const SEAT_STATUS = {
-  sitting_out: "Sitting out", waiting_for_bb: "Waiting for the big blind",
-  disconnected: "Disconnected", new: "Joins next hand",
-};
-
-function inHand(seat) {
-  const hand = snap?.state?.hand;
-  return Boolean(hand && !hand.is_over && hand.players.some((p) => p.player === seat));
+function defaultSeatPanel(i) {
+  const s = snap.seats[i];
+  const away = s.state === "sitting_out";
+  const command = (type) => () => send({ type, seat: i });
+  return {
+    chips: info.economy === false ? null : s.stack,
+    status: SEAT_STATE[s.state] || capital(String(s.state || "playing").replaceAll("_", " ")),
+    stateClass: s.state || "playing",
+    buttons: [
+      away ? { label: "Sit in", aria: `Sit in ${s.name}`, run: command("sit_in") }
+        : { label: "Sit out", aria: `Sit out ${s.name}`, run: command("sit_out") },
+      { label: "Leave", aria: `Leave with ${s.name}`, cls: "danger-outline", run: command("leave") },
+    ],
+  };
 }
 
 let mySeatsKey = "";
 function renderMySeats() {
-  const box = document.getElementById("my-seats");
-  const key = JSON.stringify([snap.you.seats.map((i) => [snap.seats[i], snap.state.seats[i]?.status, inHand(i), stackOf(i)]),
-    cfg.can_manage_bots && houseSeats.map((i) => snap.seats[i]?.name), turn?.seat, seatable.length]);
+  const mine = snap.you.seats.filter((i) => snap.seats[i]).map((i) => {
+    const s = snap.seats[i];
+    return { seat: i, name: s.name, isBot: s.is_bot, ...(board.seatPanel ? board.seatPanel(i) : defaultSeatPanel(i)) };
+  });
+  const house = cfg.can_manage_bots ? houseSeats.filter((i) => snap.seats[i]).map((i) => [i, snap.seats[i].name]) : [];
+  const key = JSON.stringify([mine, house, turn?.seat, seatable.length]); // run() is left out
   if (key === mySeatsKey) return;
   mySeatsKey = key;
   const items = [];
-  for (const i of snap.you.seats) {
-    const s = snap.seats[i];
-    const status = snap.state.seats[i]?.status;
-    const away = s.state === "sitting_out" || status === "sitting_out";
-    const waiting = s.state === "waiting_for_bb" || status === "waiting_for_bb";
-    const buttons = [];
-    const add = (label, fn, cls = "", aria = null) => {
-      const b = el("button", { type: "button", class: `button secondary small-btn ${cls}`, "aria-label": aria }, label);
-      b.addEventListener("click", fn);
-      buttons.push(b);
-    };
-    if (away) add("Sit in", () => seatCommand("sit_in", i), "", `Sit in ${s.name}`);
-    else add("Sit out", () => seatCommand("sit_out", i), "", `Sit out ${s.name}`);
-    if ((status === "new" || away) && !waiting) add("Wait for BB", () => seatCommand("wait_for_bb", i), "", `Wait for the big blind with ${s.name}`);
-    add("Add chips", () => openChips(i), "", `Add chips for ${s.name}`);
-    add("Leave", () => seatCommand("leave", i), "danger-outline", `Leave with ${s.name}`);
-    const stateText = inHand(i) ? (away ? "Sits out after this hand" : "In the hand")
-      : SEAT_STATUS[s.state] || SEAT_STATUS[status] || "Playing";
-    items.push(el("div", { class: `my-seat${turn && turn.seat === i ? " active" : ""}`, "data-seat": String(i) },
-      el("span", { class: "who" }, s.name, s.is_bot ? el("span", { class: "badge bot" }, "bot") : "",
-        el("span", { class: "muted small" }, ` · seat ${i + 1} · ${chips(stackOf(i))}`)),
-      el("span", { class: `seat-state state-${s.state === "playing" ? status || "playing" : s.state}`, "data-testid": "seat-state" }, stateText),
+  for (const p of mine) {
+    const buttons = (p.buttons || []).map((spec) => {
+      const b = el("button", { type: "button", class: `button secondary small-btn ${spec.cls || ""}`, "aria-label": spec.aria || null }, spec.label);
+      b.addEventListener("click", spec.run);
+      return b;
+    });
+    const place = p.chips === null || p.chips === undefined ? ` · seat ${p.seat + 1}` : ` · seat ${p.seat + 1} · ${chips(p.chips)}`;
+    items.push(el("div", { class: `my-seat${turn && turn.seat === p.seat ? " active" : ""}`, "data-seat": String(p.seat) },
+      el("span", { class: "who" }, p.name, p.isBot ? el("span", { class: "badge bot" }, "bot") : "",
+        el("span", { class: "muted small" }, place)),
+      el("span", { class: `seat-state state-${p.stateClass}`, "data-testid": "seat-state" }, p.status),
       ...buttons));
   }
-  if (cfg.can_manage_bots) {
-    for (const i of houseSeats) {
-      const s = snap.seats[i];
-      if (!s) continue;
-      const b = el("button", { type: "button", class: "button secondary small-btn danger-outline", "aria-label": `Remove ${s.name}` }, "Remove bot");
-      b.addEventListener("click", () => postHouse({ remove: i }));
-      items.push(el("div", { class: "my-seat house" }, el("span", { class: "who" }, `${s.name} · seat ${i + 1}`, el("span", { class: "badge bot" }, "house bot")), b));
-    }
+  for (const [i, name] of house) {
+    const b = el("button", { type: "button", class: "button secondary small-btn danger-outline", "aria-label": `Remove ${name}` }, "Remove bot");
+    b.addEventListener("click", () => postHouse({ remove: i }));
+    items.push(el("div", { class: "my-seat house" }, el("span", { class: "who" }, `${name} · seat ${i + 1}`, el("span", { class: "badge bot" }, "house bot")), b));
   }
   if (!items.length) {
     items.push(el("p", { class: "muted small" }, seatable.length ? "You are watching. Click a free seat to sit down." : "You are watching this table."));
   }
-  box.replaceChildren(...items);
+  mySeatsEl.replaceChildren(...items);
 }
 
-// ------------------------------------------------------- add-chips dialog
-const chipsDialog = document.getElementById("chips-dialog");
-const chipsAmount = document.getElementById("chips-amount");
-const chipsError = document.getElementById("chips-error");
-let chipsSeat = null;
-
-// The stack the felt shows: a finished hand's result, else the running hand's, else the seat's.
-function stackOf(seat) {
-  const shown = overlay?.seats[seat];
-  if (shown) return shown.stack;
-  const hp = snap.state.hand?.players.find((p) => p.player === seat);
-  return hp && !snap.state.hand.is_over ? hp.stack : snap.seats[seat].stack;
-}
-
-function chipsRoom(seat) {
-  const max = snap.info.max_buy_in;
-  return max ? Math.max(0, max - stackOf(seat)) : null;
-}
-
-function openChips(seat) {
-  chipsSeat = seat;
-  const s = snap.seats[seat];
-  const max = snap.info.max_buy_in;
-  const room = chipsRoom(seat);
-  document.getElementById("chips-who").textContent = `${s.name} (seat ${seat + 1})`;
-  document.getElementById("chips-limit").textContent = max
-    ? `Stack ${chips(stackOf(seat))} · table maximum ${chips(max)}: you may add up to ${chips(room)}.`
-    : `Stack ${chips(stackOf(seat))} · this table has no maximum.`;
-  document.getElementById("chips-note").textContent = inHand(seat)
-    ? "This player is in the running hand: the chips are added when it ends."
-    : "";
-  chipsAmount.min = "1";
-  if (room) chipsAmount.max = String(room); else chipsAmount.removeAttribute("max");
-  chipsAmount.value = room ? String(room) : "";
-  chipsError.textContent = "";
-  chipsDialog.showModal();
-}
-
-document.getElementById("chips-cancel").addEventListener("click", () => chipsDialog.close());
-document.getElementById("chips-form").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const amount = parseInt(chipsAmount.value, 10);
-  if (!(amount > 0)) { chipsError.textContent = "Enter how many chips to add (a whole number above 0)."; return; }
-  const seat = chipsSeat;
-  chipsError.textContent = "";
-  const error = await request({ type: "add_chips", seat, amount });
-  if (!error) { chipsDialog.close(); refreshAccount(); return; }
-  let text = error.message || error.code;
-  if (error.code === "above_max_buy_in" && snap.info.max_buy_in) {
-    text += ` ${snap.seats[seat]?.name || "This player"} has ${chips(stackOf(seat))}: add at most ${chips(chipsRoom(seat))}.`;
-  }
-  chipsError.textContent = text;
-});
-
+// Seat a house bot, or remove one ({remove: seat}); null or the error (also toasted).
 async function postHouse(body) {
   const response = await fetch(cfg.house_url, {
     method: "POST",
@@ -459,57 +402,21 @@ async function postHouse(body) {
     body: JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) { toast(data.error?.message || "That did not work."); return false; }
+  if (!response.ok) {
+    const error = data.error || { message: "That did not work." };
+    toast(error.message || "That did not work.");
+    return error;
+  }
   loadLog();
-  return true;
+  return null;
 }
 
-// -------------------------------------------------------------- sit dialog
-const dialog = document.getElementById("sit-dialog");
-const sitPlayer = document.getElementById("sit-player");
-const sitAmount = document.getElementById("sit-amount");
-const sitRange = document.getElementById("sit-range");
-const sitError = document.getElementById("sit-error");
-let sitSeat = null;
-
-function openSit(seat) {
-  sitSeat = seat;
-  const info = snap.info;
-  const max = info.max_buy_in || info.min_buy_in * 5;
-  document.getElementById("sit-seat").textContent = String(seat + 1);
-  document.getElementById("sit-limits").textContent = `(${chips(info.min_buy_in)} – ${info.max_buy_in ? chips(info.max_buy_in) : "no maximum"})`;
-  sitPlayer.replaceChildren(...seatable.map((p) => el("option", { value: String(p.id) },
-    p.house ? `${p.name} (house bot)` : p.kind === "bot" ? `${p.name} (your bot)` : p.name)));
-  for (const input of [sitAmount, sitRange]) { input.min = info.min_buy_in; input.max = max; input.step = 1; }
-  sitAmount.value = sitRange.value = String(max);
-  sitError.textContent = "";
-  document.getElementById("sit-wait").checked = false;
-  dialog.showModal();
+async function sit(seat, player, options = {}) {
+  if (player.house) return postHouse({ ...options, player: player.id, seat });
+  const error = await request({ ...options, type: "sit", seat, player: player.id });
+  if (!error) refreshAccount();
+  return error;
 }
-sitRange.addEventListener("input", () => { sitAmount.value = sitRange.value; });
-sitAmount.addEventListener("input", () => { sitRange.value = sitAmount.value; });
-document.getElementById("sit-cancel").addEventListener("click", () => dialog.close());
-document.getElementById("sit-form").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const player = seatable.find((p) => String(p.id) === sitPlayer.value);
-  const buyIn = parseInt(sitAmount.value, 10);
-  const min = snap.info.min_buy_in;
-  const max = snap.info.max_buy_in;
-  if (!(buyIn >= min) || (max && buyIn > max)) {
-    sitError.textContent = `The buy-in is between ${min} and ${max || "any amount"}.`;
-    return;
-  }
-  if (!player) return;
-  if (player.house) {
-    if (await postHouse({ player: player.id, seat: sitSeat, buy_in: buyIn })) dialog.close();
-    return;
-  }
-  sitError.textContent = "";
-  const error = await request({ type: "sit", seat: sitSeat, buy_in: buyIn, player: player.id, wait_for_bb: document.getElementById("sit-wait").checked });
-  if (error) { sitError.textContent = error.message || error.code; return; }
-  dialog.close();
-  refreshAccount();
-});
 
 // ------------------------------------------------------------------ chat
 function addChat(m) {
@@ -545,7 +452,11 @@ async function loadAccount() {
     el("p", { class: "small" }, el("a", { href: "/account/" }, "Open my account page")),
   );
 }
-accountPanel.addEventListener("toggle", () => { if (accountPanel.open) loadAccount(); });
+accountPanel?.addEventListener("toggle", () => { if (accountPanel.open) loadAccount(); });
+
+// Refresh the account panel when chips moved (sit, leave, add chips).
+function refreshAccount() { if (accountPanel?.open) loadAccount(); }
+setInterval(refreshAccount, 5000);
 
 // ----------------------------------------------------------------- misc
 let toastTimer = null;
@@ -556,9 +467,56 @@ function toast(text) {
   toastTimer = setTimeout(() => { toastEl.hidden = true; }, 4000);
 }
 
-// Refresh the account panel when chips moved (sit, leave, add chips).
-function refreshAccount() { if (accountPanel.open) loadAccount(); }
-setInterval(refreshAccount, 5000);
+// ------------------------------------------------------------- the board
+const shell = {
+  cfg,
+  info,
+  slots: {
+    main: document.getElementById("board-main"),
+    foot: document.getElementById("board-foot"),
+    dialogs: document.getElementById("board-dialogs"),
+  },
+  get snapshot() { return snap; },
+  get turn() { return turn; },
+  get seatable() { return seatable; },
+  get houseSeats() { return houseSeats; },
+  connected: () => connEl.dataset.state === "connected",
+  nameOf,
+  send: (message) => send(message),
+  request,
+  act,
+  sit,
+  resync,
+  render,
+  toast,
+  refreshAccount,
+  describe: describePlatform,
+  timeLeft: () => Math.max(0, turnDeadline - Date.now()),
+};
+
+async function loadBoard() {
+  const urls = [cfg.board_url, cfg.generic_board_url].filter(Boolean);
+  for (const url of urls) {
+    try {
+      const module = await import(url);
+      for (const slot of Object.values(shell.slots)) slot.replaceChildren();
+      const made = module.createBoard(shell);
+      const key = made.key || url.split("/").slice(-2, -1)[0];
+      pageEl.dataset.board = key;
+      window.__board = key;
+      return made;
+    } catch (error) {
+      console.error(`The board ${url} did not load:`, error);
+    }
+  }
+  throw new Error("No board could be loaded.");
+}
 
 setConn("connecting", "Connecting…");
-connect();
+loadBoard().then((made) => {
+  board = made;
+  connect();
+}, (error) => {
+  setConn("lost", "This table cannot be shown");
+  toast(error.message);
+});

@@ -18,7 +18,8 @@ def table(name, seated, **settings):
             settings={'structure': 'NL', 'small_blind': 1, 'big_blind': 2, 'seats': 6, **settings})
         for seat, name_ in seated:
             p = player(name_)
-            owner = p.owner
+            # House bots belong to the system account: a tester (bob) seats them.
+            owner = user if p.house_strategy else p.owner
             services.execute(table_id=t.pk, user=owner, command={
                 'type': 'sit', 'seat': seat, 'buy_in': t.max_buy_in or 40 * t.big_blind,
                 'player': p.pk})

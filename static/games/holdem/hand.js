@@ -1,7 +1,7 @@
 // A hand's events (seat-labelled, as the server stores and sends them) folded into
 // what the table shows: stacks, bets, pot, board, cards, the current round's
 // actions, winners; and a readable hand log. Used live and by the replay.
-import { chips } from "./dom.js";
+import { chips } from "../../js/dom.js";
 
 const SUIT = { s: "♠", h: "♥", d: "♦", c: "♣" };
 export function cardText(text) {
@@ -31,7 +31,14 @@ function collect(state) {
   for (const s of Object.values(state.seats)) { state.pot += s.bet; s.bet = 0; }
 }
 
+// The events that change what the felt shows; anything else (seating, platform
+// events such as BuyIn / CashOut, types this client does not know) leaves it alone.
+const HAND_EVENTS = new Set(["HandStarted", "AntePosted", "BlindPosted", "HoleCardsDealt", "BoardDealt",
+  "PlayerChecked", "PlayerCalled", "BetPlaced", "RaisePlaced", "PlayerFolded", "UncalledBetReturned",
+  "CardsShown", "CardsMucked", "PotAwarded", "HandEnded"]);
+
 export function apply(state, e) {
+  if (!HAND_EVENTS.has(e.type)) return state;
   const p = e.player !== undefined ? seatOf(state, e.player) : null;
   switch (e.type) {
     case "HandStarted": state.button = e.button; break;
@@ -98,6 +105,13 @@ function blindText(e, ctx) {
   // Dealt in away from the blinds: a player who missed blinds, or a newcomer.
   return back ? `the missed blind ${amount}` : `${amount} to come in`;
 }
+
+/** The event types describe() knows (a line, or deliberately none). */
+export const LOGGED_EVENTS = new Set([...HAND_EVENTS, "PlayerSeated", "PlayerLeft", "PlayerSatOut",
+  "PlayerSatIn", "ChipsAdded", "ChipsPending", "PlayerTimedOut", "PlayerDisconnected",
+  "PlayerReconnected", "PlayerWaitingForBB", "PlayerStoodUp", "TableClosed",
+  // Platform money events: PlayerSeated, ChipsAdded and PlayerLeft already say it.
+  "BuyIn", "CashOut"]);
 
 /** One line of the hand log, or null for events not worth a line. */
 export function describe(e, nameOf, ctx = null) {

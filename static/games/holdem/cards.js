@@ -1,6 +1,6 @@
 // Playing cards drawn with CSS: rank + suit symbol, four colours (suits differ by
 // colour AND shape). "??" is a card face down.
-import { el } from "./dom.js";
+import { el } from "../../js/dom.js";
 
 const SUITS = {
   s: { symbol: "♠", name: "spades" },

@@ -1,6 +1,6 @@
 // The action bar: exactly the buttons the legal actions allow (V31), a slider and
 // a field bounded by the legal min/max, quick sizes, show/muck, keyboard shortcuts.
-import { chips } from "./dom.js";
+import { chips } from "../../js/dom.js";
 
 export function actionBar({ act, nameOf }) {
   const $ = (id) => document.getElementById(id);

@@ -1,6 +1,6 @@
 // Draws one table state (live or replayed) into the felt: seats round an oval,
 // the board, pots, bets, the dealer button and blinds. Pure rendering.
-import { el, chips } from "./dom.js";
+import { el, chips } from "../../js/dom.js";
 import { cards } from "./cards.js";
 
 // Position of seat i (of n), rotated so that `bottom` sits at the bottom centre.
