@@ -17,6 +17,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from accounts.models import Player
+from engine.errors import EngineError
 from engine.game import RoundEnded, Viewer
 from engine.registry import get_game
 
@@ -56,12 +57,20 @@ def viewer_for(user: Any, seats: list[int], bot: Player | None = None) -> Viewer
     return Viewer.of(*seats)
 
 
+def _game_info(key: str) -> Json | None:
+    """The game's self-description (``None`` if the game is no longer registered)."""
+    try:
+        return get_game(key).info.to_json()
+    except EngineError:
+        return None
+
+
 def table_info(table: Table) -> Json:
     """The table's public description: the game, its settings and listing facts (the
     poker facts also flat, as protocol v1 clients read them)."""
     info = {
         "id": table.pk, "name": table.name, "game": table.game, "game_name": table.game_name,
-        "game_info": get_game(table.game).info.to_json(),
+        "game_info": _game_info(table.game),
         "settings": table.settings, "facts": table.facts,
         "seats": table.seat_count, "turn_seconds": table.turn_seconds, "status": table.status,
         "standings": table.standings,
