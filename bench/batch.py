@@ -10,7 +10,11 @@ hand (``botkit.match.play_match``, plain mode):
 * engine only: ``Hand.start`` + ``Hand.apply`` with the engine benchmark's random
   policy (``engine.phh.policy.choose``), no table, no views, no bots — the ceiling;
 * ``random`` vs ``random``, ``rule_based`` vs ``rule_based``, ``ehs`` vs ``rule_based``:
-  full matches through ``TableState``, ``make_view``-equal views and the bots.
+  full matches through the game contract (``get_game("holdem")``: ``draw_chance``,
+  ``start_round``, ``apply``, with ``botkit.games.HoldemOps``' fast paths),
+  ``decision_view``-equal views and the bots;
+* ``uniform`` vs ``uniform``: the game-agnostic random bot (``random_move`` over
+  ``view["moves"]``) on the same road.
 """
 
 from __future__ import annotations
@@ -83,6 +87,7 @@ def main() -> None:
         ("random vs random", match_rate("random", "random", args.seconds)),
         ("rule_based vs rule_based", match_rate("rule_based", "rule_based", args.seconds)),
         ("ehs vs rule_based", match_rate("ehs", "rule_based", args.seconds)),
+        ("uniform vs uniform", match_rate("uniform", "uniform", args.seconds)),
     ]
     reference = rows[0][1]
     print(f"{'heads-up NL 1/2, 200 BB (unless noted)':<40} {'hands/s':>9} {'of engine':>10}")

@@ -1,9 +1,12 @@
-"""botkit: write, run and judge poker bots on the engine, without Django.
+"""botkit: write, run and judge bots on the engine's games (poker first), without Django.
 
 * :mod:`botkit.bot` — the interface: ``act(view) -> action`` plus optional hooks;
-* :mod:`botkit.view` — :func:`make_view` (the ``your_turn`` payload) and :class:`View`;
-* :mod:`botkit.house` — reference opponents, :func:`botkit.house.make_bot`;
-* :mod:`botkit.match` — batch and duplicate matches with confidence intervals;
+* :mod:`botkit.view` — :func:`make_view` (the ``your_turn`` payload,
+  :func:`engine.game.decision_view`) and :class:`View`;
+* :mod:`botkit.house` — reference opponents per game, :func:`botkit.house.make_bot`
+  (``uniform`` plays any game from ``view["moves"]``);
+* :mod:`botkit.match` — batch and duplicate matches of any registered game with
+  confidence intervals (:mod:`botkit.games`: how it drives a game);
 * :mod:`botkit.stats` — VPIP, PFR, AF, WTSD, W$SD... from hand histories.
 """
 

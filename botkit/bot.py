@@ -7,7 +7,10 @@ answers with a JSON action::
     {"kind": "fold" | "check" | "call" | "bet" | "raise" | "show" | "muck", "amount": int}
 
 ``amount`` is only for ``bet``/``raise`` and is the *raise-to* total for the street,
-as in the engine.  The hooks are optional; :class:`Bot` gives no-op defaults.
+as in the engine.  In any game the view's ``"moves"`` describe the legal answers
+generically (:mod:`engine.game`: ``{"kind", "label", "params"}``), so a bot that
+reads only them plays every game.  The hooks are optional; :class:`Bot` gives
+no-op defaults.
 
 >>> class AlwaysCheckOrFold(Bot):
 ...     def act(self, view):

@@ -1,4 +1,4 @@
-"""Batch matches: bots play each other directly on the engine (no sockets).
+"""Batch matches: bots play each other directly on a game of the engine (no sockets).
 
 >>> from botkit.house import make_bot
 >>> bots = {"rule_based": make_bot("rule_based", random.Random(1)),
@@ -7,16 +7,32 @@
 >>> result.hands, result.deals, sum(r.net for r in result.bots.values())
 (200, 100, 0)
 
-Every hand starts from the same stacks (default 200 BB) unless
-``reset_stacks=False``.  In **duplicate** mode each deal (a deck drawn from the
-seed) is played once per seat rotation, so every bot holds every seat's cards
-with the button in the same place; the bots' memories are reset (``new_match()``)
-before every series of deals.  ``hands`` counts hands played in total, so a
-duplicate match of ``hands`` has ``hands // players`` deals.
+The runner drives any registered game (``game=``, default ``"holdem"``) through
+the game contract of :mod:`engine.game` only (via :func:`botkit.games.match_ops`):
+``create``/``seat`` once, then per round ``draw_chance`` (one
+``random.Random(seed)`` for the whole match), ``start_round``, and while
+somebody must move ``act(view)`` → ``apply`` (an illegal answer is counted and
+replaced by the game's ``timeout`` default); each seat's result comes from the
+round's :class:`~engine.game.RoundEnded`:
+
+* **economy** games (poker): chips won or lost per hand; every hand starts from
+  the same stacks (default 200 BB) unless ``reset_stacks=False``;
+* **score** games: the round's ``score`` (``net`` when it has none);
+* games that **end** (``info.ends``): a "hand" is a whole game, from a fresh table
+  until ``status().over``; its result is the sum of its rounds'.
+
+In **duplicate** mode each deal (the chance drawn for it: a deck; for games that
+end, the chance of each of the game's rounds) is played once per seat rotation, so
+every bot holds every seat's cards with the button in the same place; the bots'
+memories are reset (``new_match()``) before every series of deals.  ``hands``
+counts hands played in total, so a duplicate match of ``hands`` has ``hands //
+players`` deals.  Hold'em through this runner gives exactly the results of the
+poker-only runner it replaced (same decks from the same seed; tested).
 
 Command line (``python -m botkit.match --help``)::
 
     python -m botkit.match --bots rule_based,random --hands 20000 --seed 1 --duplicate
+    python -m botkit.match --game GAME --settings '{"...": 1}' --bots uniform,uniform
 """
 
 from __future__ import annotations
@@ -26,27 +42,25 @@ import json
 import random
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from botkit.bot import BotLike, overrides
+from botkit.bot import BotLike, Json, overrides
+from botkit.games import MatchOps, match_ops
 from botkit.results import BotResult, MatchResult, per_hand_ci
-from botkit.view import ViewMaker
-from engine.actions import Action
-from engine.cards import format_cards, standard_deck
 from engine.errors import EngineError
-from engine.events import Event
-from engine.projection import Viewer, project_event
-from engine.table import TableSettings, TableState
+from engine.game import Event, Game, RoundEnded, Viewer
+from engine.registry import get_game
 
 __all__ = ["MatchSettings", "main", "play_match"]
 
 
 @dataclass(frozen=True, slots=True)
 class MatchSettings:
-    """Table settings of a match; ``seats`` defaults to the number of bots, ``stack`` to 200 BB."""
+    """Hold'em table settings of a match; ``seats`` defaults to the number of bots,
+    ``stack`` to 200 BB. ``reset_stacks`` applies to every economy game."""
 
     structure: str = "NL"
     small_blind: int = 1
@@ -62,15 +76,113 @@ class MatchSettings:
                              self.seats or n_bots, self.stack or 200 * self.big_blind,
                              self.reset_stacks)
 
+    def table_settings(self) -> Json:
+        """The Hold'em table settings (JSON) of these resolved match settings."""
+        assert self.seats is not None and self.stack is not None
+        return {"structure": self.structure, "small_blind": self.small_blind,
+                "big_blind": self.big_blind, "ante": self.ante, "seats": self.seats,
+                "min_buy_in": min(self.stack, 20 * self.big_blind), "max_buy_in": self.stack}
+
+
+@dataclass(slots=True)
+class _Setup:
+    """Everything fixed for one match."""
+
+    game: Game
+    ops: MatchOps
+    settings: Any  # the game's validated settings
+    summary: Json  # MatchResult.settings
+    seat_options: Json
+    unit: str
+    factor: int  # results are factor * chips / divisor per hand (poker: 1000 / big blind)
+    divisor: int
+
+
+def _setup(game_key: str, names: list[str], settings: MatchSettings | None,
+           game_settings: Json | None, seat_options: Json | None) -> _Setup:
+    game = get_game(game_key)
+    info = game.info
+    n = len(names)
+    if game_key == "holdem":
+        config = (settings or MatchSettings()).resolved(n)
+        assert config.seats is not None and config.stack is not None
+        if n != config.seats:
+            raise ValueError(f"{n} bots for {config.seats} seats: give exactly one bot per "
+                             "seat.")
+        if not info.min_players <= n <= info.max_players:
+            raise ValueError(f"A match needs {info.min_players} to {info.max_players} players.")
+        table_settings = game.validate_settings({**config.table_settings(),
+                                                 **(game_settings or {})})
+        return _Setup(game, match_ops(game), table_settings, {**asdict(config), "bots": names},
+                      {"buy_in": config.stack, **(seat_options or {})}, "mbb/hand", 1000,
+                      config.big_blind)
+    if not info.min_players <= n <= info.max_players:
+        raise ValueError(f"A match of {info.title} needs {info.min_players} to "
+                         f"{info.max_players} players.")
+    data = dict(game_settings or {})
+    if "seats" in game.settings_schema().get("properties", {}):
+        data.setdefault("seats", n)
+    validated = game.validate_settings(data)
+    unit = f"{'chips' if info.economy else 'points'}/{info.round_name if not info.ends else 'game'}"
+    reset = settings.reset_stacks if settings is not None else True
+    summary = {"game": info.key, **game.settings_json(validated), "reset_stacks": reset,
+               "bots": names}
+    return _Setup(game, match_ops(game, seat_options), validated, summary, dict(seat_options or {}),
+                  unit, 1, 1)
+
 
 class _Seating:
-    """Which bot sits where, and the hooks each bot wants called."""
+    """Which bot sits where in one rotation, and the hooks each bot wants called."""
 
-    def __init__(self, names: Sequence[str], bots: Mapping[str, BotLike]) -> None:
-        self.names = list(names)
-        self.observers = [n for n in names if overrides(bots[n], "observe")]
-        self.enders = [n for n in names if overrides(bots[n], "hand_over")]
-        self.make_view: ViewMaker | None = None
+    __slots__ = ("bots", "enders", "names", "observers")
+
+    def __init__(self, at_seat: list[str], bots: Mapping[str, BotLike]) -> None:
+        self.names = at_seat
+        self.bots = [bots[name] for name in at_seat]
+        # Hooks are called in the order of ``bots`` (not of the seats), as always.
+        self.observers = [(getattr(bot, "observe"), Viewer.of(at_seat.index(name)))  # noqa: B009
+                          for name, bot in bots.items() if overrides(bot, "observe")]
+        self.enders = [(getattr(bot, "hand_over"), at_seat.index(name))  # noqa: B009
+                       for name, bot in bots.items() if overrides(bot, "hand_over")]
+
+
+class _Chance:
+    """The chance of every deal, drawn in deal order from one ``random.Random(seed)``.
+
+    A round-based game draws one chance per deal; a game that ends draws, per deal,
+    a seed for the chance of each of its rounds, so every replay of a deal sees the
+    same sequence whatever the number of rounds. With ``keep`` (duplicate mode) a
+    block's chance is kept for its replays.
+    """
+
+    def __init__(self, ops: MatchOps, seed: int, keep: bool) -> None:
+        self.ops, self.rng, self.keep = ops, random.Random(seed), keep
+        self.deals: dict[int, Json] = {}
+        self.games: dict[int, tuple[random.Random, list[Json]]] = {}
+
+    def deal(self, deal: int, state: Any) -> Json:
+        chance = self.deals.get(deal)
+        if chance is None:
+            chance = self.ops.draw_chance(state, self.rng)
+            if self.keep:
+                self.deals[deal] = chance
+        return chance
+
+    def round(self, deal: int, number: int, state: Any) -> Json:
+        entry = self.games.get(deal)
+        if entry is None:
+            if not self.keep:  # plain mode: only the game being played is needed
+                self.games.clear()
+            entry = self.games[deal] = (random.Random(self.rng.getrandbits(64)), [])
+        rng, chances = entry
+        while len(chances) <= number:
+            chances.append(self.ops.draw_chance(state, rng))
+        return chances[number]
+
+    def forget(self) -> None:
+        """A block of deals is done: its chance is no longer needed."""
+        self.deals.clear()
+        self.games.clear()
 
 
 def play_match(
@@ -82,48 +194,48 @@ def play_match(
     series_length: int | None = None,
     phh_out: Path | str | None = None,
     record: bool = True,
+    *,
+    game: str = "holdem",
+    game_settings: Json | None = None,
+    seat_options: Json | None = None,
 ) -> MatchResult:
     """Play ``hands`` hands between ``bots`` (name -> bot, one per seat).
 
+    ``game`` is a key of :data:`engine.registry.GAMES`. For Hold'em the table comes
+    from ``settings`` (:class:`MatchSettings`; ``game_settings`` may override its
+    table settings); any other game's table settings are ``game_settings`` (JSON
+    for ``validate_settings``; ``seats`` defaults to the number of bots) and its
+    players sit down with ``seat_options``. ``settings.reset_stacks`` applies to
+    every economy game.
+
     ``series_length`` (duplicate mode) splits the deals into several shorter
     series, each replayed for every seat rotation with memories reset before each
-    replay.  ``phh_out`` writes every hand to ``<dir>/match.phhs``.  With ``record``
-    the result keeps per hand which bot sat where with which cards.
+    replay.  ``phh_out`` writes every hand to ``<dir>/match.phhs`` (games that
+    export PHH; others: each round's export, or its record as JSON, to
+    ``<dir>/match.txt``).  With ``record`` the result keeps per hand which bot sat
+    where and what happened (Hold'em: the button, the cards, the board).
     """
     names = list(bots)
-    config = (settings or MatchSettings()).resolved(len(names))
-    n = config.seats
-    assert n is not None and config.stack is not None
-    if len(names) != n:
-        raise ValueError(f"{len(names)} bots for {n} seats: give exactly one bot per seat.")
-    if not 2 <= n <= 10:
-        raise ValueError("A match needs 2 to 10 players.")
-    stack, bb = config.stack, config.big_blind
-    table = TableState(TableSettings(structure=config.structure, small_blind=config.small_blind,
-                                     big_blind=bb, ante=config.ante, seats=n,
-                                     min_buy_in=min(stack, 20 * bb), max_buy_in=stack))
-    for seat, name in enumerate(names):
-        table.sit(seat, name, stack)
+    setup = _setup(game, names, settings, game_settings, seat_options)
+    g, ops, info = setup.game, setup.ops, setup.game.info
+    n = len(names)
+    reset = settings.reset_stacks if settings is not None else True
+    state = _table(setup, names)
     started = time.perf_counter()
     rotations = n if duplicate else 1
     deals = max(1, hands // rotations)
-    deck_rng = random.Random(seed)
-    decks = []
-    for _ in range(deals):
-        deck = standard_deck()
-        deck_rng.shuffle(deck)
-        decks.append(deck)
+    start_chips = [s.chips if s is not None else 0 for s in g.seats(state)][:n]
+    make_view = ops.view_maker(state)
+    chance = _Chance(ops, seed, duplicate)
     per_hand: dict[str, list[int]] = {name: [] for name in names}
     groups: dict[str, list[int]] = {name: [0] * deals for name in names}
     cumulative: dict[str, list[int]] = {name: [] for name in names}
     totals = dict.fromkeys(names, 0)
-    stacks = dict.fromkeys(names, stack)
+    carried = dict(zip(names, start_chips, strict=True))
     illegal = dict.fromkeys(names, 0)
     both: dict[tuple[str, str], list[int]] = {}
     records: list[dict[str, Any]] = []
-    phh_chunks: list[str] = []
-    seating = _Seating(names, bots)
-    seating.make_view = ViewMaker(table)
+    exports: list[str] = []
     length = series_length or deals
     for first in range(0, deals, length):
         block = range(first, min(deals, first + length))
@@ -134,14 +246,28 @@ def play_match(
                     if new_match is not None:
                         new_match()
             at_seat = [names[(seat + rotation) % n] for seat in range(n)]
+            seating = _Seating(at_seat, bots)
             for deal in block:
-                nets = _play_hand(table, bots, seating, at_seat, decks[deal], deal % n,
-                                  stacks, config.reset_stacks, stack, illegal)
+                chips = None
+                if info.ends:
+                    state = _table(setup, at_seat)
+                    nets, ended, rounds = _play_game(setup, state, seating, make_view, chance,
+                                                     deal, illegal)
+                else:
+                    if info.economy:
+                        chips = [start_chips[seat] if reset or carried[name] == 0
+                                 else carried[name] for seat, name in enumerate(at_seat)]
+                    ops.prepare_round(state, at_seat, chips, deal % n)
+                    nets, ended = _play_round(setup, state, seating, make_view,
+                                              chance.deal(deal, state), illegal)
+                    rounds = 1
                 for seat, name in enumerate(at_seat):
                     net = nets[seat]
                     per_hand[name].append(net)
                     groups[name][deal] += net
                     totals[name] += net
+                    if chips is not None:
+                        carried[name] = chips[seat] + net
                     cumulative[name].append(totals[name])
                 if n > 2:
                     for a in range(n):
@@ -149,21 +275,19 @@ def play_match(
                             if a != b:
                                 both.setdefault((at_seat[a], at_seat[b]), []).append(
                                     nets[a] - nets[b])
-                hand = table.hand
-                assert hand is not None
                 if record:
-                    holes = hand.hole_cards
-                    records.append({
-                        "deal": deal, "rotation": rotation, "button": table.button,
-                        "seats": list(at_seat),
-                        "cards": {at_seat[seat]: format_cards(holes[position])
-                                  for position, seat in enumerate(table.positions)},
-                        "board": format_cards(hand.board),
-                        "net": {at_seat[seat]: nets[seat] for seat in range(n)},
-                    })
+                    entry: dict[str, Any] = {"deal": deal, "rotation": rotation}
+                    entry.update(ops.summary(state, ended, at_seat))
+                    entry["seats"] = list(at_seat)
+                    entry["net"] = {at_seat[seat]: nets[seat] for seat in range(n)}
+                    if info.ends:
+                        entry["rounds"] = rounds
+                    records.append(entry)
                 if phh_out is not None:
-                    phh_chunks.append(_phh_text(table, len(phh_chunks) + 1, at_seat, seed))
+                    exports.append(_export(g, state, len(exports) + 1, seed, at_seat))
+        chance.forget()
     seconds = time.perf_counter() - started
+    factor, divisor = setup.factor, setup.divisor
     results = {}
     for name in names:
         if duplicate:
@@ -171,109 +295,170 @@ def play_match(
         else:
             mean, half = per_hand_ci(per_hand[name], 1)
         results[name] = BotResult(name, len(per_hand[name]), totals[name],
-                                  1000 * mean / bb, 1000 * half / bb, illegal[name])
+                                  factor * mean / divisor, factor * half / divisor,
+                                  illegal[name])
     crosstable = None
     if n > 2:
-        crosstable = {a: {b: 1000 * sum(both[a, b]) / (2 * len(both[a, b]) * bb)
+        crosstable = {a: {b: factor * sum(both[a, b]) / (2 * len(both[a, b]) * divisor)
                           for b in names if b != a} for a in names}
     if phh_out is not None:
         directory = Path(phh_out)
         directory.mkdir(parents=True, exist_ok=True)
-        (directory / "match.phhs").write_text("".join(phh_chunks))
+        filename = "match.phhs" if info.export_format == "phh" else "match.txt"
+        (directory / filename).write_text("".join(exports))
     played = deals * rotations
     return MatchResult(
-        settings={**asdict(config), "bots": names}, hands=played, deals=deals,
+        settings=setup.summary, hands=played, deals=deals,
         duplicate=duplicate, seed=seed, seconds=seconds, bots=results, crosstable=crosstable,
-        cumulative=cumulative, records=records,
+        cumulative=cumulative, records=records, game=info.key, unit=setup.unit,
     )
 
 
-def _play_hand(
-    table: TableState,
-    bots: Mapping[str, BotLike],
+def _table(setup: _Setup, players: Sequence[str]) -> Any:
+    """A fresh table with ``players[i]`` in seat ``i``."""
+    game = setup.game
+    state = game.create(setup.settings)
+    for seat, name in enumerate(players):
+        game.seat(state, seat, name, setup.seat_options)
+    return state
+
+
+def _play_round(
+    setup: _Setup,
+    state: Any,
     seating: _Seating,
-    at_seat: list[str],
-    deck: list[Any],
-    button: int,
-    stacks: dict[str, int],
-    reset: bool,
-    stack: int,
+    make_view: Callable[..., Json],
+    chance: Json,
     illegal: dict[str, int],
-) -> list[int]:
-    """Play one hand with ``at_seat[seat]`` at each seat; each seat's net chips."""
-    n = len(at_seat)
-    before = []
-    for seat, name in enumerate(at_seat):
-        occupant = table.seats[seat]
-        assert occupant is not None
-        occupant.player_id = name
-        occupant.stack = stack if reset or stacks[name] == 0 else stacks[name]
-        occupant.status = "playing"
-        occupant.timeouts = 0
-        before.append(occupant.stack)
-    table.button = (button - 1) % n  # the next hand's button is the seat after this one
-    events = table.start_hand(deck)
-    make_view = seating.make_view
-    assert make_view is not None
-    observers = [(bots[name], at_seat.index(name)) for name in seating.observers]
+) -> tuple[list[int], RoundEnded]:
+    """Play one round from ``chance``; each seat's result and the round's RoundEnded."""
+    game = setup.game
+    to_act = setup.ops.to_act
+    apply = game.apply
+    bots, names, observers = seating.bots, seating.names, seating.observers
+    events = setup.ops.start_round(state, chance)
     if observers:
-        _broadcast(observers, events)
-    while (actor := table.to_act_seat) is not None:
-        name = at_seat[actor]
-        answer = bots[name].act(make_view(table, actor))
+        _broadcast(game, observers, events)
+    refused: set[int] | None = None  # seats whose answer was refused (a simultaneous move)
+    while seats := to_act(state):
+        seat = seats[0]
+        if refused is not None:
+            waiting = [s for s in seats if s not in refused]
+            if not waiting:  # everyone else has moved: the defaults for the refused seats
+                refused = None
+                events = game.timeout(state)
+                if observers:
+                    _broadcast(game, observers, events)
+                continue
+            seat = waiting[0]
+        answer = bots[seat].act(make_view(state, seat))
         try:
-            events = table.act(actor, Action.from_json(answer))
+            events = apply(state, seat, answer)
         except EngineError:
-            illegal[name] += 1
-            events = table.timeout()
+            illegal[names[seat]] += 1
+            if len(seats) > 1:
+                refused = (refused or set()) | {seat}
+                continue
+            events = game.timeout(state)
         if observers:
-            _broadcast(observers, events)
-    nets = []
-    for seat, name in enumerate(at_seat):
-        occupant = table.seats[seat]
-        assert occupant is not None
-        nets.append(occupant.stack - before[seat])
-        stacks[name] = occupant.stack
-    for name in seating.enders:
-        hand_over = getattr(bots[name], "hand_over")  # noqa: B009 - checked by overrides()
-        hand_over(make_view(table, at_seat.index(name)))
-    return nets
+            _broadcast(game, observers, events)
+    ended = _round_ended(events)
+    nets = [0] * len(names)
+    if setup.game.info.economy:
+        for result in ended.results:
+            nets[result.seat] = result.net
+    else:
+        for result in ended.results:
+            nets[result.seat] = result.net if result.score is None else result.score
+    for hand_over, seat in seating.enders:
+        hand_over(make_view(state, seat))
+    return nets, ended
 
 
-def _broadcast(observers: list[tuple[BotLike, int]], events: list[Event]) -> None:
-    for bot, seat in observers:
-        viewer = Viewer.of(seat)
-        observe = getattr(bot, "observe")  # noqa: B009 - checked by overrides()
+def _play_game(
+    setup: _Setup,
+    state: Any,
+    seating: _Seating,
+    make_view: Callable[..., Json],
+    chance: _Chance,
+    deal: int,
+    illegal: dict[str, int],
+) -> tuple[list[int], RoundEnded, int]:
+    """Play a game that ends, round after round; each seat's summed result."""
+    game = setup.game
+    totals = [0] * len(seating.names)
+    ended = RoundEnded()
+    rounds = 0
+    while not game.status(state).over:
+        if not game.can_start(state):
+            raise RuntimeError(f"{game.info.title}: the game is not over but no round can "
+                               "start.")
+        nets, ended = _play_round(setup, state, seating, make_view,
+                                  chance.round(deal, rounds, state), illegal)
+        rounds += 1
+        for seat, net in enumerate(nets):
+            totals[seat] += net
+    return totals, ended, rounds
+
+
+def _round_ended(events: Sequence[Event]) -> RoundEnded:
+    """The RoundEnded among the events of the round's last call."""
+    for event in reversed(events):
+        if isinstance(event, RoundEnded):
+            return event
+    raise RuntimeError("Nobody is to act but the round did not end.")
+
+
+def _broadcast(game: Game, observers: list[tuple[Callable[[Json], Any], Viewer]],
+               events: Sequence[Event]) -> None:
+    project = game.project_event
+    for observe, viewer in observers:
         for event in events:
-            data = project_event(event, viewer)
+            data = project(event, viewer)
             if data is not None:
                 observe(data)
 
 
-def _phh_text(table: TableState, number: int, at_seat: list[str], seed: int) -> str:
-    from engine.phh import dumps, phh_fields
+def _export(game: Game, state: Any, number: int, seed: int, at_seat: Sequence[str]) -> str:
+    """The finished round in the game's history format, numbered for a ``.phhs`` file.
 
-    hand = table.hand
-    assert hand is not None
-    fields = phh_fields(
-        hand.setup, hand.events, hand.finishing_stacks,
-        hand=number,
-        seats=[seat + 1 for seat in table.positions],
-        seat_count=len(table.seats),
-        players=[at_seat[seat] for seat in table.positions],
-        event=f"botkit match, seed {seed}",
-    )
-    return f"[{number}]\n{dumps(fields)}\n"
+    PHH (poker): the fields of ``round_record`` with the hand number, the players'
+    names and the match as the event, in the order the poker-only runner wrote them.
+    """
+    record = game.round_record(state)
+    if game.info.export_format == "phh":
+        from engine.phh import dumps
+
+        fields = record["fields"]
+        extra = {"hand": number, "seats": fields["seats"], "seat_count": fields["seat_count"],
+                 "players": [at_seat[seat] for seat in record["seats"]],
+                 "event": f"botkit match, seed {seed}"}
+        body = {key: value for key, value in fields.items() if key not in extra}
+        return f"[{number}]\n{dumps({**body, **extra})}\n"
+    text = game.export_round(record, Viewer.superuser(),
+                             {"names": list(at_seat), "number": number})
+    return f"[{number}]\n{text or json.dumps(record)}\n"
 
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m botkit.match",
-        description="Play house bots against each other on the engine and report mbb/hand.",
+        description="Play house bots against each other on the engine and report results "
+                    "per hand (poker: mbb/hand) with 95 % intervals.",
     )
-    parser.add_argument("--bots", default="rule_based,random",
-                        help="comma-separated house bot names (default: rule_based,random)")
-    parser.add_argument("--hands", type=int, default=1000, help="hands in total (default 1000)")
+    parser.add_argument("--game", default="holdem",
+                        help="the game's key (default holdem; --list shows them)")
+    parser.add_argument("--list", action="store_true",
+                        help="list the games and their house bots, then exit")
+    parser.add_argument("--bots", default=None,
+                        help="comma-separated house bot names (default: rule_based,random "
+                             "for holdem, uniform,uniform otherwise)")
+    parser.add_argument("--hands", type=int, default=1000,
+                        help="hands (rounds; games for games that end) in total "
+                             "(default 1000)")
+    parser.add_argument("--settings", type=json.loads, default=None,
+                        help="the table settings as JSON (games other than holdem; for "
+                             "holdem it overrides the options below)")
     parser.add_argument("--structure", choices=("NL", "PL", "FL"), default="NL")
     parser.add_argument("--blinds", default="1/2", help="small/big blind (default 1/2)")
     parser.add_argument("--ante", type=int, default=0)
@@ -287,17 +472,28 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="replay every deal once per seat rotation")
     parser.add_argument("--series", type=int, default=0,
                         help="duplicate series length in deals (default: one series)")
-    parser.add_argument("--phh-out", type=Path, help="write the hands to DIR/match.phhs")
+    parser.add_argument("--phh-out", type=Path,
+                        help="write the hands to DIR/match.phhs (other games: DIR/match.txt)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``python -m botkit.match`` / ``pokerbot-match`` command."""
-    from botkit.house import make_bot
+    from botkit.house import house_bots, make_bot
+    from engine.errors import MalformedAction
+    from engine.registry import GAMES
 
     args = _parse(argv)
-    kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
+    if args.list:
+        for key, each in GAMES.items():
+            print(f"{key:<16} {each.info.title}: {', '.join(house_bots(key))}")
+        return 0
+    if args.game not in GAMES:
+        print(f"No game called {args.game!r} (known: {', '.join(GAMES)}).", file=sys.stderr)
+        return 2
+    default = "rule_based,random" if args.game == "holdem" else "uniform,uniform"
+    kinds = [k.strip() for k in (args.bots or default).split(",") if k.strip()]
     players = args.players or len(kinds)
     small, _, big = args.blinds.partition("/")
     bots: dict[str, BotLike] = {}
@@ -306,16 +502,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         copies = sum(1 for name in bots if name.split("#")[0] == kind)
         name = f"{kind}#{copies + 1}" if copies else kind
         try:
-            bots[name] = make_bot(kind, random.Random(args.seed * 1000 + i))
+            bots[name] = make_bot(kind, random.Random(args.seed * 1000 + i), game=args.game)
         except KeyError as error:
             print(error.args[0], file=sys.stderr)
             return 2
     settings = MatchSettings(structure=args.structure, small_blind=int(small),
                              big_blind=int(big), ante=args.ante, seats=players,
                              stack=args.stack * int(big), reset_stacks=not args.no_reset)
-    result = play_match(bots, settings, hands=args.hands, seed=args.seed,
-                        duplicate=args.duplicate, series_length=args.series or None,
-                        phh_out=args.phh_out, record=False)
+    try:
+        result = play_match(bots, settings, hands=args.hands, seed=args.seed,
+                            duplicate=args.duplicate, series_length=args.series or None,
+                            phh_out=args.phh_out, record=False, game=args.game,
+                            game_settings=args.settings)
+    except (ValueError, MalformedAction) as error:
+        print(error, file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
     else:

@@ -80,6 +80,8 @@ class MatchResult:
     crosstable: dict[str, dict[str, float]] | None
     cumulative: dict[str, list[int]]
     records: list[dict[str, Any]] = field(default_factory=list)
+    game: str = "holdem"
+    unit: str = "mbb/hand"  # of BotResult.mbb_per_hand / ci95 and the crosstable
 
     @property
     def hands_per_second(self) -> float:
@@ -90,6 +92,8 @@ class MatchResult:
         """Plain dict; cumulative series thinned to about ``series_points`` points."""
         step = max(1, self.hands // series_points) if series_points else 1
         return {
+            "game": self.game,
+            "unit": self.unit,
             "settings": self.settings,
             "hands": self.hands,
             "deals": self.deals,
@@ -109,27 +113,38 @@ class MatchResult:
         s = self.settings
         mode = (f"duplicate: {self.deals} deals x {self.hands // max(1, self.deals)} seatings"
                 if self.duplicate else "plain")
+        if "structure" in s:  # Hold'em
+            header = (f"{s['structure']} {s['small_blind']}/{s['big_blind']}"
+                      + (f" ante {s['ante']}" if s["ante"] else "")
+                      + f", {s['seats']} players, {s['stack'] // s['big_blind']} BB stacks"
+                      + (" reset every hand" if s["reset_stacks"] else ""))
+        else:
+            options = ", ".join(f"{k} {v}" for k, v in s.items()
+                                if k not in ("game", "bots", "reset_stacks"))
+            header = (f"{self.game}" + (f" ({options})" if options else "")
+                      + f", {len(self.bots)} players")
+        net = "net chips" if self.unit.startswith(("mbb", "chips")) else "net points"
         lines = [
-            f"{s['structure']} {s['small_blind']}/{s['big_blind']}"
-            + (f" ante {s['ante']}" if s["ante"] else "")
-            + f", {s['seats']} players, {s['stack'] // s['big_blind']} BB stacks"
-            + (" reset every hand" if s["reset_stacks"] else ""),
+            header,
             f"{self.hands} hands ({mode}), seed {self.seed}, {self.seconds:.1f} s "
             f"({self.hands_per_second:,.0f} hands/s)",
             "",
-            f"{'bot':<20} {'hands':>8} {'net chips':>11} {'mbb/hand':>10} {'95% CI':>10}",
+            f"{'bot':<20} {'hands':>8} {net:>11} {self.unit:>10} {'95% CI':>10}",
         ]
+        digits = ".1f" if self.unit.startswith("mbb") else ".3f"
         for r in sorted(self.bots.values(), key=lambda r: -r.mbb_per_hand):
-            lines.append(f"{r.name:<20} {r.hands:>8} {r.net:>+11} {r.mbb_per_hand:>+10.1f}"
-                         f" {'± ' + format(r.ci95, '.1f'):>10}"
+            lines.append(f"{r.name:<20} {r.hands:>8} {r.net:>+11} "
+                         f"{format(r.mbb_per_hand, '+' + digits):>10}"
+                         f" {'± ' + format(r.ci95, digits):>10}"
                          + (f"  ({r.illegal} illegal actions)" if r.illegal else ""))
         if self.crosstable:
             names = list(self.crosstable)
-            lines += ["", "pairwise mbb/hand (row vs column)",
+            lines += ["", f"pairwise {self.unit} (row vs column)",
                       " " * 20 + "".join(f"{n[:10]:>11}" for n in names)]
             for a in names:
                 cells = "".join(
-                    f"{'':>11}" if a == b else f"{self.crosstable[a][b]:>+11.1f}" for b in names
+                    f"{'':>11}" if a == b else f"{format(self.crosstable[a][b], '+' + digits):>11}"
+                    for b in names
                 )
                 lines.append(f"{a:<20}{cells}")
         return "\n".join(lines)

@@ -33,26 +33,97 @@ from botkit.bot import BotLike, Json
 from botkit.client import ConnectionLost, RestClient, ServerError, WebsocketClient
 from botkit.results import mean_ci
 
-__all__ = ["MatchRunner", "MatchSummary", "Runner", "Summary", "load_bot", "main"]
+__all__ = ["MatchRunner", "MatchSummary", "Runner", "Summary", "checked_move", "fallback_move",
+           "house_name", "legal_or_fallback", "load_bot", "main"]
 
 STALE = {"stale_version", "wrong_hand", "not_your_turn", "nobody_to_act"}
 
 
-def load_bot(spec: str) -> BotLike:
-    """``house:rule_based`` (a botkit house bot) or ``package.module:ClassName``."""
+def house_name(spec: str) -> str | None:
+    """The house bot a ``--bot`` names (``house:uniform`` or just ``uniform``), else None."""
     if spec.startswith("house:"):
+        return spec.split(":", 1)[1]
+    if ":" not in spec and "." not in spec:
+        return spec
+    return None
+
+
+def load_bot(spec: str, game: str = "holdem") -> BotLike:
+    """``house:rule_based`` or ``uniform`` (a botkit house bot for ``game``) or
+    ``package.module:ClassName``."""
+    name = house_name(spec)
+    if name is not None:
         from botkit.house import make_bot
 
-        return cast(BotLike, make_bot(spec.split(":", 1)[1], random.Random()))
+        return cast(BotLike, make_bot(name, random.Random(), game=game))
     module_name, _, attribute = spec.partition(":")
     if not attribute:
-        raise ValueError("--bot is module:Class (e.g. mybot:MyBot) or house:<name>.")
+        raise ValueError("--bot is module:Class (e.g. mybot:MyBot), house:<name> or a house "
+                         "bot's name (e.g. uniform).")
     factory = getattr(importlib.import_module(module_name), attribute)
     return cast(BotLike, factory() if callable(factory) else factory)
 
 
+FALLBACK_KINDS = ("check", "pass", "muck", "fold")
+"""The moves sent for a bot whose answer is not legal, in order of preference (any game:
+the first of these the descriptors offer, else the first move without arguments)."""
+
+
+def fallback_move(moves: list[Json]) -> Json:
+    """A safe legal move from the generic descriptors (``{"kind": "pass"}`` if none).
+
+    >>> fallback_move([{"kind": "fold"}, {"kind": "call"}, {"kind": "check"}])
+    {'kind': 'check'}
+    >>> fallback_move([{"kind": "play", "params": {"card": {"type": "choice",
+    ...                                                     "options": ["As", "Kd"]}}}])
+    {'kind': 'play', 'card': 'As'}
+    """
+    kinds = {m.get("kind"): m for m in moves}
+    for kind in FALLBACK_KINDS:
+        if kind in kinds and not kinds[kind].get("params"):
+            return {"kind": kind}
+    for move in moves:
+        if not move.get("params"):
+            return {"kind": move["kind"]}
+    if not moves:
+        return {"kind": "pass"}
+    move = moves[0]
+    data: Json = {"kind": move["kind"]}
+    for name, param in move["params"].items():
+        if param["type"] == "number":
+            data[name] = param["min"]
+        elif param["type"] == "choice":
+            data[name] = param["options"][0]
+        else:
+            data[name] = list(param["items"][: param["min"]])
+    return data
+
+
+def checked_move(action: Any, turn: Json) -> tuple[Json, bool]:
+    """The bot's answer if it is legal now, else a fallback move (and False).
+
+    Poker turns (``legal`` with ``can_fold``...) are checked as they always were
+    (:func:`legal_or_fallback`); any other game's by its ``moves`` descriptors.
+    """
+    legal = turn.get("legal") or {}
+    moves = turn.get("moves")
+    if moves is None:
+        moves = (turn.get("view") or {}).get("moves")
+    if "can_fold" in legal or moves is None:
+        return legal_or_fallback(action, legal)
+    from engine.errors import EngineError
+    from engine.game import check_move
+
+    try:
+        check_move(moves, action)
+    except EngineError:
+        return fallback_move(moves), False
+    return dict(action), True
+
+
 def legal_or_fallback(action: Any, legal: Json) -> tuple[Json, bool]:
-    """The bot's action if the legal actions allow it, else check/fold/muck (and False)."""
+    """Poker: the bot's action if the legal actions allow it, else check/fold/muck (and
+    False)."""
     kind = action.get("kind") if isinstance(action, dict) else None
     ok = (
         (kind == "fold" and legal.get("can_fold"))
@@ -75,13 +146,17 @@ def legal_or_fallback(action: Any, legal: Json) -> tuple[Json, bool]:
 
 @dataclass
 class Summary:
-    """The bot's results: per-hand nets in chips, read back from the hand histories."""
+    """The bot's results: per-hand nets in chips (score games: points per round), read
+    back from the hand histories."""
 
     big_blind: int = 2
     nets: list[int] = field(default_factory=list)
     illegal: int = 0
     reconnects: int = 0
     seconds: float = 0.0
+    game: str = "holdem"
+    unit: str = "chips"  # or "points" (score games)
+    round_name: str = "hand"
 
     @property
     def hands(self) -> int:
@@ -100,11 +175,18 @@ class Summary:
         return mean, half
 
     def report(self) -> str:
-        mean, half = self.mbb_ci()
         rate = self.hands / self.seconds if self.seconds else 0.0
+        rounds = f"{self.round_name}s"
+        first = (f"Summary: {self.hands} {rounds} in {self.seconds:.1f} s ({rate:.1f} "
+                 f"{rounds}/s), {self.reconnects} reconnects, {self.illegal} illegal actions "
+                 "replaced")
+        if self.game != "holdem":
+            mean, half = mean_ci([float(n) for n in self.nets])
+            return "\n".join([first, f"  net {self.net:+d} {self.unit}, {mean:+.2f} ± "
+                                     f"{half:.2f} {self.unit}/{self.round_name} (95 % CI)"])
+        mean, half = self.mbb_ci()
         return "\n".join([
-            f"Summary: {self.hands} hands in {self.seconds:.1f} s ({rate:.1f} hands/s), "
-            f"{self.reconnects} reconnects, {self.illegal} illegal actions replaced",
+            first,
             f"  net {self.net:+d} chips, {self.bb_per_100:+.1f} bb/100, "
             f"{mean:+.0f} ± {half:.0f} mbb/hand (95 % CI)",
         ])
@@ -116,10 +198,12 @@ class Runner:
     def __init__(self, server: str, token: str, bot: BotLike, *, table: int | None = None,
                  create: str | None = None, hands: int = 1000, transport: str = "ws",
                  buy_in: int | None = None, seat: int | None = None, progress: bool = True,
-                 leave: bool = True, reconnect_for: float = 300.0) -> None:
+                 leave: bool = True, reconnect_for: float = 300.0,
+                 house: str | None = None) -> None:
         if transport not in ("ws", "rest"):
             raise ValueError("transport is ws or rest")
         self.server, self.token, self.bot = server, token, bot
+        self.house = house  # a house bot's name: made again for the table's game
         self.rest = RestClient(server, token)
         self.requested_table, self.create, self.target = table, create, hands
         self.table_id = 0  # known after start()
@@ -130,6 +214,7 @@ class Runner:
         self.known: set[int] = set()
         self.last_hand: Any = None
         self.bar: Any = None
+        self.game_over = False  # a game that ends has ended
 
     # --------------------------------------------------------------- setup
     def start(self) -> None:
@@ -140,8 +225,15 @@ class Runner:
         self.table_id = (self.requested_table if self.requested_table is not None
                          else self.create_table(self.create or "NL 1/2"))
         info = self.retry(self.rest.table, self.table_id)["info"]
-        self.summary.big_blind = info["big_blind"]
+        game = info.get("game") or "holdem"
+        about = info.get("game_info") or {}
+        self.summary.game = game
+        self.summary.big_blind = info.get("big_blind") or 1
+        self.summary.unit = "chips" if about.get("economy", True) else "points"
+        self.summary.round_name = about.get("round_name") or "hand"
         self.info = info
+        if self.house is not None and game != "holdem":
+            self.bot = load_bot(self.house, game)
         # Hands played before this run do not count.
         self.known = {h["id"] for h in self.retry(self.rest.hands, table=self.table_id,
                                                   player=self.name, page_size=200)["results"]}
@@ -176,9 +268,22 @@ class Runner:
         seats = snapshot.get("you", {}).get("seats") or []
         return seats[0] if seats else None
 
+    @property
+    def economy(self) -> bool:
+        """True if the table's game is played for chips (a buy-in to sit down)."""
+        return bool((self.info.get("game_info") or {}).get("economy", True))
+
+    @property
+    def seat_commands(self) -> list[str]:
+        """The game's own seat commands (poker: sit_out, sit_in, wait_for_bb, add_chips)."""
+        about = self.info.get("game_info")
+        if about is None:  # a server before the game contract: poker
+            return ["sit_out", "sit_in", "wait_for_bb", "add_chips"]
+        return list(about.get("seat_commands") or [])
+
     def default_buy_in(self) -> int:
         info = self.info
-        wanted = self.buy_in or info.get("max_buy_in") or 100 * info["big_blind"]
+        wanted = self.buy_in or info.get("max_buy_in") or 100 * (info.get("big_blind") or 1)
         if info.get("max_buy_in"):
             wanted = min(wanted, info["max_buy_in"])
         return max(wanted, info.get("min_buy_in") or 1)
@@ -193,16 +298,21 @@ class Runner:
                     free = [self.seat]
                 if not free:
                     raise SystemExit("No free seat at this table.")
-                self.rest.command(self.table_id, {"type": "sit", "seat": free[0],
-                                                  "buy_in": self.default_buy_in()})
+                sit: Json = {"type": "sit", "seat": free[0]}
+                if self.economy:
+                    sit["buy_in"] = self.default_buy_in()
+                self.rest.command(self.table_id, sit)
                 return
             row = snapshot["seats"][seat]
-            if row["stack"] == 0:
+            commands = self.seat_commands
+            if self.economy and row["stack"] == 0 and "add_chips" in commands:
                 self.rest.command(self.table_id, {"type": "add_chips",
                                                   "amount": self.default_buy_in()})
                 row = {**row, "stack": self.default_buy_in()}
-            if row["state"] in ("sitting_out", "disconnected") and row["stack"] > 0:
-                self.rest.command(self.table_id, {"type": "sit_in"})
+            if (row["state"] in ("sitting_out", "disconnected", "away")
+                    and (row["stack"] > 0 or not self.economy)):
+                back = "sit_in" if "sit_in" in commands else "back"
+                self.rest.command(self.table_id, {"type": back})
         except ServerError as error:  # e.g. still in the hand: try again after it
             if error.code not in ("in_hand", "not_sitting_out", "already_seated", "seat_taken",
                                   "above_max_buy_in", "hand_running"):
@@ -221,7 +331,7 @@ class Runner:
                 if hand["id"] in self.known or hand["id"] <= self.known_floor:
                     stop = True
                     break
-                net = next((p["net"] for p in hand["players"]
+                net = next((_result(p) for p in hand["players"]
                             if p["name"].lower() == self.name.lower()), 0)
                 fresh.append((hand["id"], net))
             if stop or not data.get("next"):
@@ -239,10 +349,10 @@ class Runner:
 
     @property
     def done(self) -> bool:
-        return self.summary.hands >= self.target
+        return self.summary.hands >= self.target or self.game_over
 
     def decide(self, turn: Json) -> Json:
-        action, ok = legal_or_fallback(self.bot.act(turn["view"]), turn["legal"])
+        action, ok = checked_move(self.bot.act(turn["view"]), turn)
         if not ok:
             self.summary.illegal += 1
         return {"type": "act", "hand": turn["hand"], "version": turn["version"],
@@ -257,6 +367,10 @@ class Runner:
             if snapshot["hand"] != self.last_hand:
                 self.last_hand = snapshot["hand"]
                 self.refresh_results()
+            if (snapshot.get("info") or {}).get("status") == "finished":
+                self.refresh_results()
+                self.game_over = True  # a game that ends has ended
+                return
             self.ensure_playing(snapshot)
             turn = answer["your_turn"]
             if turn is not None and not self.done:
@@ -280,17 +394,23 @@ class Runner:
                     if message["hand"] != self.last_hand:
                         self.last_hand = message["hand"]
                         self.refresh_results()
+                    if (message.get("info") or {}).get("status") == "finished":
+                        self.refresh_results()
+                        self.game_over = True
+                        return
                     self.ensure_playing(message)
                     self.seat_now = self.my_seat(message)
                 elif message["type"] == "your_turn":
                     socket.send(self.decide(message))
                 elif message["type"] == "events":
-                    kinds = {e.get("type") for e in message["events"]}
-                    if "HandEnded" in kinds:
+                    events = message["events"]
+                    if any(_round_over(e) for e in events):
                         self.refresh_results()
-                    if any(e.get("type") == "PlayerSatOut"
+                    if any(e.get("type") == "GameEnded" for e in events):
+                        self.game_over = True  # the table closes: nothing more to play
+                    if any(e.get("type") in ("PlayerSatOut", "WentAway")
                            and e.get("player") == getattr(self, "seat_now", None)
-                           for e in message["events"]):
+                           for e in events):
                         self.ensure_playing(self.rest.table(self.table_id))
                 elif message["type"] == "error" and message.get("code") not in STALE:
                     print(f"\nserver: {message.get('code')}: {message.get('message')}",
@@ -334,6 +454,19 @@ class Runner:
             self.bar.close()
             self.summary.seconds = time.monotonic() - started
         return self.summary
+
+
+def _round_over(event: Json) -> bool:
+    """A RoundEnded (poker's HandEnded, any game's subclass): a ``...Ended`` event with
+    ``results``."""
+    kind = str(event.get("type", ""))
+    return kind in ("HandEnded", "RoundEnded") or (kind.endswith("Ended") and "results" in event)
+
+
+def _result(player: Json) -> int:
+    """A player's result in a stored hand: the score (score games), else the chips."""
+    score = player.get("score")
+    return int(score if score is not None else player.get("net") or 0)
 
 
 MATCH_REFUSALS = {"not_authenticated", "not_a_participant", "match_not_found", "match_over"}
@@ -430,7 +563,8 @@ class MatchRunner:
             except Exception as error:  # the bot's bug must not lose the turn
                 self.summary.errors += 1
                 print(f"\nthe bot raised {type(error).__name__}: {error}", file=sys.stderr)
-                action, _ = legal_or_fallback(None, view.get("legal") or {})
+                action, _ = checked_move(None, {"legal": view.get("legal"),
+                                                "moves": view.get("moves")})
             socket.send({"type": "match_action", "request_id": message["request_id"],
                          "action": action})
         elif kind == "hand_over":
@@ -501,7 +635,9 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     where.add_argument("--create", metavar='"NL 1/2 [SEATS]"', help="create a table first")
     where.add_argument("--match", type=int,
                        help="join batch match ID as this bot (a remote participant)")
-    parser.add_argument("--bot", required=True, help="module:Class or house:<name>")
+    parser.add_argument("--bot", required=True,
+                        help="module:Class, or a house bot: house:<name> or just its name "
+                             "(e.g. uniform, which plays any game from view['moves'])")
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--transport", choices=("ws", "rest"), default="ws")
     parser.add_argument("--buy-in", type=int, help="chips per buy-in (default: the maximum)")
@@ -526,7 +662,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     runner = Runner(args.server, args.token, bot, table=args.table, create=args.create,
                     hands=args.hands, transport=args.transport, buy_in=args.buy_in,
                     seat=args.seat, progress=not args.no_progress, leave=not args.stay,
-                    reconnect_for=args.reconnect_for)
+                    reconnect_for=args.reconnect_for, house=house_name(args.bot))
     summary = _play(runner)
     if summary is None:
         return 1

@@ -1,11 +1,13 @@
 """What a bot sees: :func:`make_view` builds it, :class:`View` reads it.
 
 The view is exactly the ``your_turn`` payload a remote bot receives over the
-server's websocket: the engine projection of the table for the bot's seat
-(:func:`engine.projection.project_table`) plus ``"legal"`` (the engine's legal
-actions as JSON), ``"time_left"`` (seconds, or ``None`` offline) and ``"seat"``.
-The server and the offline match runner both call :func:`make_view`, so a house
-bot sees the same dict online and offline.
+server's websocket: :func:`engine.game.decision_view` — the game's projection of
+the table for the bot's seat plus ``"seat"``, ``"legal"`` (the game's own
+description of the legal moves; poker: ``can_check``, ``min_raise_to``...),
+``"moves"`` (the generic descriptors of :mod:`engine.game`, which any game
+gives) and ``"time_left"`` (seconds, or ``None`` offline). The server and the
+offline match runner both build it there, so a house bot sees the same dict
+online and offline.
 
 >>> from engine.cards import seeded_deck
 >>> from engine.table import TableSettings, TableState
@@ -17,38 +19,58 @@ bot sees the same dict online and offline.
 (1, 4, 200, 'button')
 >>> view.pot, view.active_opponents, view.bet_or_raise(7)
 (3, 1, {'kind': 'raise', 'amount': 7})
+>>> [m["kind"] for m in view.moves]
+['fold', 'call', 'raise']
 """
 
 from __future__ import annotations
 
 from functools import cached_property
+from typing import Any, overload
 
 from botkit.bot import Json
 from botkit.positions import position_name
-from engine.cards import Card, parse_cards
-from engine.projection import Viewer, project_hand, project_table
+from engine.cards import HIDDEN, Card, format_cards, parse_cards
+from engine.game import Game, decision_view
+from engine.holdem import Hand
+from engine.registry import get_game
 from engine.table import TableState
 
 __all__ = ["View", "ViewMaker", "make_view"]
 
 
-def make_view(state: TableState, seat: int, time_left: float | None = None) -> Json:
-    """The ``your_turn`` view of ``state`` for ``seat``.
+@overload
+def make_view(state: Any, seat: int, time_left: float | None = None) -> Json: ...
 
-    ``legal`` is all false/``None`` when it is not ``seat``'s turn.
+
+@overload
+def make_view(game: Game, state: Any, seat: int, time_left: float | None = None) -> Json: ...
+
+
+def make_view(*args: Any, **kwargs: Any) -> Json:
+    """The ``your_turn`` view for ``seat``: :func:`engine.game.decision_view`.
+
+    ``make_view(state, seat, time_left=None)`` for a Hold'em ``TableState``;
+    ``make_view(game, state, seat, time_left=None)`` for any game. ``legal`` is
+    all false/``None`` and ``moves`` empty when it is not ``seat``'s turn.
     """
-    view = project_table(state, Viewer.of(seat))
-    view["legal"] = state.legal_actions(seat).to_json()
-    view["time_left"] = time_left
-    view["seat"] = seat
-    return view
+    if (args and isinstance(args[0], Game)) or "game" in kwargs:
+        return _game_view(*args, **kwargs)
+    return _game_view(get_game("holdem"), *args, **kwargs)
+
+
+def _game_view(game: Game, state: Any, seat: int, time_left: float | None = None) -> Json:
+    return decision_view(game, state, seat, time_left)
 
 
 class ViewMaker:
-    """:func:`make_view` for one table whose settings never change (batch matches).
+    """:func:`make_view` for one Hold'em table whose settings never change (batch matches).
 
     It caches the settings' JSON and the table name, which the projection would
-    rebuild on every call; the result is equal to :func:`make_view`'s (tested).
+    rebuild on every call, works out the legal actions once for ``legal``,
+    ``moves`` and the hand's ``legal_actions``, and projects the hand for one seat
+    without the general viewer checks. The result is equal to
+    :func:`engine.game.decision_view`'s (tested on thousands of random situations).
     """
 
     __slots__ = ("name", "settings")
@@ -60,7 +82,8 @@ class ViewMaker:
     def __call__(self, state: TableState, seat: int, time_left: float | None = None) -> Json:
         """The ``your_turn`` view of ``state`` for ``seat``."""
         hand = state.hand
-        return {
+        legal = state.legal_actions(seat).to_json()
+        view: Json = {
             "name": self.name,
             "settings": dict(self.settings),
             "button": state.button,
@@ -69,12 +92,76 @@ class ViewMaker:
                                               "stack": s.stack, "status": s.status}
                       for i, s in enumerate(state.seats)],
             "to_act_seat": state.to_act_seat,
-            "hand": None if hand is None else project_hand(hand, Viewer.of(seat),
-                                                           state.positions),
-            "legal": state.legal_actions(seat).to_json(),
-            "time_left": time_left,
+            "hand": None if hand is None else _project_hand(hand, seat, state.positions,
+                                                            legal),
             "seat": seat,
+            "legal": legal,
+            "moves": _moves(legal),
+            "time_left": time_left,
         }
+        return view
+
+
+def _project_hand(hand: Hand, seat: int, labels: list[int], legal: Json) -> Json:
+    """``engine.projection.project_hand(hand, Viewer.of(seat), labels)``; ``legal`` is
+    ``seat``'s legal actions as JSON (the hand's own when ``seat`` is the actor)."""
+    holes = hand.hole_cards
+    shown, folded = hand.shown, hand.folded
+    stacks, bets = hand.stacks, hand.bets
+    players = []
+    for position, label in enumerate(labels):
+        cards = holes[position]
+        players.append({
+            "player": label,
+            "position": position,
+            "stack": stacks[position],
+            "bet": bets[position],
+            "folded": folded[position],
+            "cards": (format_cards(cards) if label == seat or shown[position]
+                      else HIDDEN * len(cards)),
+        })
+    actor = hand.actor
+    data: Json = {
+        "street": hand.street,
+        "board": format_cards(hand.board),
+        "pots": [{"amount": p.amount, "eligible": [labels[i] for i in p.eligible]}
+                 for p in hand.pots],
+        "players": players,
+        "actor": None if actor is None else labels[actor],
+        "is_over": hand.is_over,
+    }
+    if actor is not None and labels[actor] == seat:
+        data["legal_actions"] = dict(legal)
+    results = hand.results
+    if results is not None:
+        data["results"] = [
+            {"player": labels[r.position], "net": r.net, "won": r.won,
+             "shown": None if r.shown is None else format_cards(r.shown), "hand": r.hand}
+            for r in results
+        ]
+    return data
+
+
+def _moves(legal: Json) -> list[Json]:
+    """Hold'em's generic descriptors (``HoldemGame.legal_moves``) from its legal actions."""
+    moves: list[Json] = []
+    if legal["can_fold"]:
+        moves.append({"kind": "fold", "label": "Fold"})
+    if legal["can_check"]:
+        moves.append({"kind": "check", "label": "Check"})
+    call = legal["call_amount"]
+    if call is not None:
+        moves.append({"kind": "call", "label": f"Call {call}"})
+    kind = legal["sized_kind"]
+    if kind is not None:
+        moves.append({"kind": kind, "label": "Bet" if kind == "bet" else "Raise to",
+                      "params": {"amount": {"type": "number", "min": legal["min_raise_to"],
+                                            "max": legal["max_raise_to"]}}})
+    if legal["can_show"]:
+        moves.append({"kind": "show", "label": "Show"})
+    if legal["can_muck"]:
+        moves.append({"kind": "muck", "label": "Muck"})
+    return moves
 
 
 class View:
@@ -116,6 +203,12 @@ class View:
         """The legal actions as JSON (``can_fold``, ``call_amount``, ``min_raise_to``...)."""
         legal: Json = self.data["legal"]
         return legal
+
+    @property
+    def moves(self) -> list[Json]:
+        """The legal moves as generic descriptors (:func:`engine.game.move`; any game)."""
+        moves: list[Json] = self.data.get("moves", [])
+        return moves
 
     @property
     def street(self) -> str:

@@ -46,7 +46,7 @@ def play_random_tables(names: list[str], tables: int, hands: int, seed: int) -> 
 
 
 @pytest.mark.parametrize(("name", "seed"), [("random", 1), ("calling_station", 2),
-                                           ("rule_based", 3)])
+                                           ("rule_based", 3), ("uniform", 4)])
 def test_cheap_bots_always_legal(name: str, seed: int) -> None:
     assert play_random_tables([name], tables=40, hands=25, seed=seed) > 3000
 
