@@ -130,8 +130,8 @@ def snapshot(table_id: int, user: Any, bot: Player | None = None,
 
 
 def open_tables() -> Any:
-    """Tables the lobby lists (closed ones left it, V8)."""
-    return Table.objects.exclude(status=TableStatus.CLOSED)
+    """Tables the lobby lists (closed and finished ones left it, V8)."""
+    return Table.objects.exclude(status__in=(TableStatus.CLOSED, TableStatus.FINISHED))
 
 
 def chips_on_tables() -> int:

@@ -310,6 +310,8 @@ def execute(*, table_id: int, user: Any, command: Json, bot: Player | None = Non
         assert run is not None
         if run.table.status == TableStatus.CLOSED:
             raise TableError("table_closed", "This table is closed.")
+        if run.table.status == TableStatus.FINISHED and kind != "leave":
+            raise TableError("game_over", "This game is over; its standings are final.")
         handler(run, user, bot, command)
         if kind != "act":
             # An action never needs it: a seat sat out by a disconnect stays sitting out

@@ -82,5 +82,7 @@ def password() -> str:
 # The toy game of the contract tests (tests/games/kuhn.py): its one registry entry.
 from engine.registry import register  # noqa: E402
 from tests.games.kuhn import KuhnGame  # noqa: E402
+from tests.games.tictactoe import TicTacToe  # noqa: E402
 
 register(KuhnGame())
+register(TicTacToe())

@@ -11,7 +11,9 @@ time run out. Then, for every game:
 * the game state round-trips through dump/load at every step;
 * economy games conserve chips (balances + table chips), and after everyone left,
   each player's balance equals the sum of their round results: nobody's round is
-  lost, the leaver's included.
+  lost, the leaver's included; a game without chips never touches the ledger;
+* a game that ends finishes its table with standings that agree with the rounds'
+  scores, and they reach the leaderboard of its rule set.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from django.utils import timezone
 from engine.game import random_move
 from engine.registry import GAMES, get_game
 from tables import selectors, services
-from tables.models import Hand, HandPlayer, Table
+from accounts.models import LedgerEntry
+from tables.models import Hand, HandPlayer, Table, TableStatus
 from tests.conftest import _make_user
 from tests.tables.ws import Client, open_client
 
@@ -115,7 +118,9 @@ async def test_random_play_through_the_websocket(key: str) -> None:
     for step in range(3000):
         finished = await database_sync_to_async(
             Hand.objects.filter(table=table, ended_at__isnull=False).count)()
-        if finished >= ROUNDS:
+        status = await database_sync_to_async(
+            lambda: Table.objects.get(pk=table.pk).status)()
+        if finished >= ROUNDS or status == TableStatus.FINISHED:
             break
         await drain(everyone)
         for seat, client in enumerate(clients):
@@ -164,17 +169,29 @@ async def test_random_play_through_the_websocket(key: str) -> None:
         pytest.fail("the players could not leave")
     await drain(everyone)
 
-    def stored() -> tuple[list[Hand], dict[str, int], dict[str, int]]:
+    def stored() -> tuple[list[Hand], dict[str, int], dict[str, int], dict[str, int]]:
         hands = list(Hand.objects.filter(table=table, ended_at__isnull=False))
         nets: dict[str, int] = {}
+        scores: dict[str, int] = {}
         for p in HandPlayer.objects.filter(hand__table=table).select_related("player"):
             assert p.player is not None and p.name, "a participant lost their identity"
             nets[p.player.name] = nets.get(p.player.name, 0) + p.net
+            scores[p.player_id] = scores.get(p.player_id, 0) + (p.score or 0)
         balances = {u.username: u.players.get().balance for u in players}
-        return hands, nets, balances
+        return hands, nets, balances, scores
 
-    hands, nets, balances = await database_sync_to_async(stored)()
-    assert len(hands) >= ROUNDS
+    hands, nets, balances, scores = await database_sync_to_async(stored)()
+    final = await database_sync_to_async(Table.objects.get)(pk=table.pk)
+    if game.info.ends:
+        assert final.status == TableStatus.FINISHED and final.standings
+        assert {int(s["player_id"]): s["score"] for s in final.standings} == {
+            pid: score for pid, score in scores.items()
+            if str(pid) in {s["player_id"] for s in final.standings}}
+        board = await database_sync_to_async(selectors.leaderboard)(key, final.rules)
+        assert sorted(e["score"] for e in board) == sorted(
+            s["score"] for s in final.standings)
+    else:
+        assert len(hands) >= ROUNDS
     for hand in hands:
         replayed = await database_sync_to_async(selectors.replay_round)(hand)
         assert replayed == hand.events, f"round {hand.number} did not replay"
@@ -186,12 +203,17 @@ async def test_random_play_through_the_websocket(key: str) -> None:
         total = await database_sync_to_async(
             lambda: selectors.chips_on_tables() + selectors.total_balances())()
         assert total == 0
+    else:
+        assert not await database_sync_to_async(LedgerEntry.objects.exists)()
+        assert set(nets.values()) <= {0}
     checked = 0
     for seat, client in enumerate(clients):
         checked += await database_sync_to_async(assert_no_leak)(client, {seat})
     checked += await database_sync_to_async(assert_no_leak)(spectator, set())
     await database_sync_to_async(assert_no_leak)(omniscient, None)
-    assert checked > 0  # hidden values were really looked at, not absent
+    if await database_sync_to_async(
+            lambda: any(h.hidden for h in Hand.objects.filter(table=table)))():
+        assert checked > 0  # hidden values were really looked at, not absent
     assert left or any(m["type"] == "events" and any(e["type"].endswith("Freed") or
                        e["type"] == "PlayerLeft" for e in m["events"])
                        for m in spectator.received)
