@@ -28,10 +28,10 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
+from accounts.models import LedgerEntry
 from engine.game import random_move
 from engine.registry import GAMES, get_game
 from tables import selectors, services
-from accounts.models import LedgerEntry
 from tables.models import Hand, HandPlayer, Table, TableStatus
 from tests.conftest import _make_user
 from tests.tables.ws import Client, open_client
