@@ -1,7 +1,9 @@
-"""Chips are conserved over a long random multi-table run (V16): balances + stacks + pots == 0."""
+"""Chips are conserved over a long random multi-table run (V16): balances + stacks + pots == 0;
+at the end, when everyone left, every player's statistics agree with the ledger."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 from datetime import timedelta
 from typing import Any
@@ -9,9 +11,12 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from accounts.models import Player
+from research.selectors import player_stats
+from research.services import update_all_stats
 from tables import services
 from tables.errors import TableError
-from tables.models import Hand, Table
+from tables.models import Hand, HandPlayer, Seat, Table
 
 from .helpers import assert_chips_conserved, random_action, turn
 
@@ -77,3 +82,24 @@ def test_long_random_run_conserves_chips(alice: Any, bob: Any, carol: Any, dave:
     finished = Hand.objects.filter(ended_at__isnull=False).count()
     print("conservation run:", finished, "hands", counts)
     assert finished > 100 and counts["timeouts"] > 20, (finished, counts)
+    # Everyone leaves (folded and stood up at the end of their hands), then stats ==
+    # ledger for every player: no hand lost, the leavers' included.
+    for _ in range(200):
+        if not Seat.objects.exists():
+            break
+        for table in tables:
+            for user in users:
+                with contextlib.suppress(TableError):  # not seated there
+                    services.execute(table_id=table.pk, user=user, now=now,
+                                     command={"type": "leave"})
+        now += timedelta(seconds=40)
+        services.fire_due_timers(now)
+    assert not Seat.objects.exists()
+    assert_chips_conserved()
+    update_all_stats()
+    for player in Player.objects.filter(owner__in=users):
+        nets = sum(HandPlayer.objects.filter(player=player).values_list("net", flat=True))
+        stats = player_stats(player.name)
+        assert player.balance == nets, player.name
+        stats_net = 0 if stats is None else stats["stats"]["net"]
+        assert stats_net == player.balance, player.name
