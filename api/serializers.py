@@ -231,6 +231,12 @@ class MatchCreateSerializer(serializers.Serializer):
     hands = serializers.IntegerField(min_value=1, default=1000)
     seed = serializers.IntegerField(min_value=0, max_value=2**62, default=1)
     duplicate = serializers.BooleanField(default=False)
+    game = serializers.CharField(
+        required=False, max_length=32,
+        help_text="A registered game (GET /api/v1/games/); default Texas Hold'em, whose "
+                  "table is structure, blinds and stack_bb.")
+    settings = serializers.JSONField(
+        required=False, help_text="Another game's table settings (its settings_schema).")
     structure = serializers.ChoiceField(choices=["NL", "PL", "FL"], default="NL")
     small_blind = serializers.IntegerField(min_value=1, max_value=1_000_000, default=1)
     big_blind = serializers.IntegerField(min_value=1, max_value=1_000_000, default=2)

@@ -72,6 +72,9 @@ class MatchRun(models.Model):
     def title(self) -> str:
         s = self.settings
         mode = " duplicate" if s.get("duplicate") else ""
+        if s.get("game", "holdem") != "holdem":
+            return (f"{' vs '.join(s.get('bots', []))}: {s.get('hands')} rounds of "
+                    f"{s['game']} {s.get('settings') or ''}{mode}, seed {s.get('seed')}")
         return (f"{' vs '.join(s.get('bots', []))}: {s.get('hands')} hands "
                 f"{s.get('structure', 'NL')} {s.get('small_blind', 1)}/{s.get('big_blind', 2)}"
                 f"{mode}, seed {s.get('seed')}")

@@ -21,11 +21,12 @@ from django.db import close_old_connections, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from botkit.house import HOUSE_BOTS, make_bot
+from botkit.house import house_bots, make_bot
 from botkit.match import MatchSettings, play_match
 from botkit.stats import PlayerStats as Counters
 from botkit.stats import StatsAccumulator
-from engine.registry import get_game
+from engine.errors import EngineError
+from engine.registry import GAMES, get_game
 from tables.models import Hand
 
 from . import remote
@@ -110,22 +111,34 @@ def update_all_stats(batch: int = 2000) -> int:
 # ---------------------------------------------------------------- matches
 
 STRUCTURES = ("NL", "PL", "FL")
+DEFAULT_GAME = "holdem"  # matches given the flat way (structure, blinds) are Hold'em's
 
 
 def validate_match(data: Json) -> Json:
-    """Checked, complete match settings (raises ValueError with a clear sentence)."""
+    """Checked, complete match settings (raises ValueError with a clear sentence).
+
+    ``game`` is any registered game (default Texas Hold'em, whose table is given by
+    ``structure``, blinds and ``stack_bb``); another game's table is ``settings``
+    (JSON, validated by the game)."""
+    game_key = data.get("game", DEFAULT_GAME)
+    if not isinstance(game_key, str) or game_key not in GAMES:
+        raise ValueError(f"No game called {game_key!r} (known: {', '.join(GAMES)}).")
+    game = get_game(game_key)
     bots = data.get("bots")
     if isinstance(bots, str):
         bots = [b.strip() for b in bots.split(",") if b.strip()]
-    if not isinstance(bots, list) or not 2 <= len(bots) <= 10:
-        raise ValueError("A match needs 2 to 10 bots.")
-    participants = [_participant(entry) for entry in bots]
+    low, high = game.info.min_players, min(10, game.info.max_players)
+    if not isinstance(bots, list) or not low <= len(bots) <= high:
+        raise ValueError(f"A match of {game.info.title} needs {low} to {high} bots.")
+    participants = [_participant(entry, game_key) for entry in bots]
     remote_ids = [p["player_id"] for p in participants if p["kind"] == "remote"]
     if len(set(remote_ids)) != len(remote_ids):
         raise ValueError("A remote bot can take only one seat in a match.")
     hands = data.get("hands", 1000)
     if type(hands) is not int or not 1 <= hands <= conf("MAX_MATCH_HANDS"):
         raise ValueError(f"hands is 1 to {conf('MAX_MATCH_HANDS')}.")
+    if game_key != DEFAULT_GAME:
+        return _other_game_match(data, game, participants, hands, remote_ids)
     structure = data.get("structure", "NL")
     if structure not in STRUCTURES:
         raise ValueError("structure is NL, PL or FL.")
@@ -155,7 +168,24 @@ def validate_match(data: Json) -> Json:
     return checked
 
 
-def _participant(entry: Any) -> Json:
+def _other_game_match(data: Json, game: Any, participants: list[Json], hands: int,
+                      remote_ids: list[int]) -> Json:
+    if remote_ids:
+        raise ValueError("Remote bots play Texas Hold'em matches; other games: house bots.")
+    seed = data.get("seed", 1)
+    if type(seed) is not int or not 0 <= seed < 2**63:
+        raise ValueError("seed is a whole number >= 0.")
+    settings = data.get("settings", {})
+    try:
+        validated = game.settings_json(game.validate_settings(settings))
+    except EngineError as error:
+        raise ValueError(error.reason) from None
+    return {"game": game.info.key, "settings": validated,
+            "bots": [p["name"] for p in participants], "hands": hands, "seed": seed,
+            "duplicate": bool(data.get("duplicate", False))}
+
+
+def _participant(entry: Any, game: str = "holdem") -> Json:
     """A house bot (``"rule_based"``) or a remote bot (``{"remote": "Skynet"}`` or
     ``"remote:Skynet"``), named by its bot player (anyone's bot: its owner connects it)."""
     if isinstance(entry, str) and entry.startswith("remote:"):
@@ -170,9 +200,10 @@ def _participant(entry: Any) -> Json:
             raise ValueError(f"No bot called “{name}” (a remote participant is a bot player "
                              "with a token, not a house bot).")
         return {"name": bot.name, "kind": "remote", "player_id": bot.pk}
-    if isinstance(entry, str) and entry in HOUSE_BOTS:
+    styles = house_bots(game)
+    if isinstance(entry, str) and entry in styles:
         return {"name": entry, "kind": "house", "house": entry}
-    raise ValueError(f"No house bot called “{entry}” (known: {', '.join(HOUSE_BOTS)}); "
+    raise ValueError(f"No house bot called “{entry}” (known: {', '.join(styles)}); "
                      "a remote bot is {\"remote\": \"<bot name>\"}.")
 
 
@@ -228,6 +259,18 @@ def run_match(match_id: int) -> MatchRun:
     hub: remote.Hub | None = None
     try:
         names = _names([p["name"] for p in participants])
+        game = s.get("game", DEFAULT_GAME)
+        if game != DEFAULT_GAME:  # house bots only, through the game contract
+            house = {name: make_bot(p["house"], random.Random(s["seed"] * 1000 + i), game=game)
+                     for i, (name, p) in enumerate(zip(names, participants, strict=True))}
+            rules = get_game(game)
+            table = rules.create(rules.validate_settings(s["settings"]))
+            result = play_match(house, None, hands=s["hands"], seed=s["seed"],
+                                duplicate=s["duplicate"], record=False, game=game,
+                                game_settings=s["settings"],
+                                seat_options=rules.default_seat_options(table))
+            match.results, match.phh, match.status = result.to_json(), "", MatchStatus.DONE
+            return _finish(match, None, None)
         config = MatchSettings(structure=s["structure"], small_blind=s["small_blind"],
                                big_blind=s["big_blind"], stack=s["stack_bb"] * s["big_blind"])
         bots: dict[str, Any] = {}
@@ -278,6 +321,12 @@ def run_match(match_id: int) -> MatchRun:
         log.exception("match %s failed", match_id)
         match.status, match.error = MatchStatus.FAILED, f"{type(error).__name__}: {error}"
         match.error_code = "match_error"
+    return _finish(match, hub, link)
+
+
+def _finish(match: MatchRun, hub: remote.Hub | None, link: remote.Link | None) -> MatchRun:
+    """Store the outcome; tell the remote bots (if any) that the match is over."""
+    match_id = match.pk
     match.finished_at = timezone.now()
     match.save(update_fields=["results", "phh", "status", "error", "error_code", "finished_at"])
     if hub is not None:
