@@ -71,10 +71,16 @@ class TableSerializer(serializers.Serializer):
     players = serializers.IntegerField()
     free_seats = serializers.IntegerField()
     turn_seconds = serializers.IntegerField()
-    status = serializers.CharField()
+    rules = serializers.CharField(
+        help_text="Digest of the game and its settings: tables with the same rules share a "
+        "leaderboard (`GET /api/v1/games/<key>/leaderboard/?rules=`).")
+    status = serializers.CharField(help_text="`waiting`, `running`, `closed` or `finished` "
+                                   "(a game that ended).")
     standings = serializers.ListField(child=serializers.DictField(), required=False,
                                       allow_null=True,
-                                      help_text="Final standings of a game that ended.")
+                                      help_text="Final standings of a game that ended: "
+                                      "`[{\"seat\", \"player_id\", \"rank\", \"score\", "
+                                      "\"name\"}]`.")
     created_at = serializers.DateTimeField()
     player_names = serializers.ListField(child=serializers.CharField())
     structure = serializers.CharField(required=False, help_text="Hold'em fact.")
@@ -84,6 +90,38 @@ class TableSerializer(serializers.Serializer):
     min_buy_in = serializers.IntegerField(required=False, help_text="Hold'em fact.")
     max_buy_in = serializers.IntegerField(required=False, allow_null=True,
                                           help_text="Hold'em fact (null: no maximum).")
+
+
+class LeaderboardEntrySerializer(serializers.Serializer):
+    """One finish: a player's place in the final standings of one finished table."""
+
+    rank = serializers.IntegerField(help_text="Position on this leaderboard (1 = best).")
+    name = serializers.CharField(help_text="The player's name when the game ended.")
+    player = serializers.IntegerField(allow_null=True, help_text="The player's id (null if "
+                                      "the player was removed).")
+    score = serializers.IntegerField(help_text="The final score (higher is better).")
+    place = serializers.IntegerField(help_text="The place at its table (1 = winner).")
+    table = serializers.IntegerField()
+    table_name = serializers.CharField()
+    rules = serializers.CharField(help_text="The rule set (digest) it was played under.")
+    game_name = serializers.CharField(help_text="The game's name for those settings.")
+    finished_at = serializers.DateTimeField()
+
+
+class LeaderboardSerializer(serializers.Serializer):
+    game = serializers.CharField(help_text="The game's key.")
+    title = serializers.CharField()
+    ends = serializers.BooleanField(help_text="False: a cash game, whose tables never finish "
+                                    "(its leaderboard stays empty).")
+    rules = serializers.CharField(allow_null=True,
+                                  help_text="The rule set asked for; null: every rule set.")
+    settings = serializers.DictField(allow_null=True, help_text="That rule set's settings "
+                                     "(null without `rules`, or for an unknown digest).")
+    game_name = serializers.CharField(allow_null=True,
+                                      help_text="That rule set's name, e.g. the listing name.")
+    limit = serializers.IntegerField()
+    results = LeaderboardEntrySerializer(many=True, help_text="Best first: highest score, "
+                                         "then earliest finish.")
 
 
 # The flat Hold'em fields of the first API version: still accepted, mapped into

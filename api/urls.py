@@ -11,6 +11,8 @@ urlpatterns = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("me/", views.MeView.as_view(), name="api-me"),
     path("games/", views.GamesView.as_view(), name="api-games"),
+    path("games/<str:key>/leaderboard/", views.LeaderboardView.as_view(),
+         name="api-leaderboard"),
     path("tables/", views.TablesView.as_view(), name="api-tables"),
     path("tables/<int:table_id>/", views.TableView.as_view(), name="api-table"),
     path("tables/<int:table_id>/commands/", views.CommandsView.as_view(), name="api-commands"),

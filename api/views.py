@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 from typing import Any
 
 from django.db import DataError, IntegrityError, transaction
@@ -44,6 +45,9 @@ from .throttles import ScopeThrottle
 ERRORS = {code: OpenApiResponse(s.ErrorSerializer, description=text) for code, text in (
     (400, "Invalid request"), (401, "Not authenticated"), (403, "Not allowed"),
     (404, "Not found"), (409, "Refused in the current state"), (429, "Throttled"))}
+
+
+RULES_DIGEST = re.compile(r"[0-9a-f]{40}")  # a rule set: tables.runtime.rules_digest
 
 
 def errors(*codes: int) -> dict[int, OpenApiResponse]:
@@ -126,6 +130,57 @@ class GamesView(ApiView):
         return Response([game_json(game) for game in GAMES.values()])
 
 
+LEADERBOARD_LIMIT = 10
+
+
+class LeaderboardView(ApiView):
+    @extend_schema(
+        summary="A game's leaderboard: the best finishes, of one rule set or of all",
+        description="Built from the final standings of the game's finished tables (games "
+        "that end): highest score first, then the earliest finish. `rules` is a table's "
+        "`rules` digest (tables created with the same game and settings share it); an "
+        "unknown digest gives an empty list. A cash game (`ends: false`) never finishes "
+        "a table, so its leaderboard stays empty.",
+        parameters=[
+            OpenApiParameter("key", str, OpenApiParameter.PATH,
+                             description="A game's key (`GET /api/v1/games/`)."),
+            OpenApiParameter("rules", str, pattern="^[0-9a-f]{40}$",
+                             description="Only this rule set (a table's `rules`)."),
+            OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 100},
+                             default=LEADERBOARD_LIMIT, description="How many entries "
+                             "(1–100, default 10)."),
+        ],
+        responses={200: s.LeaderboardSerializer, **errors(400, 404)}, tags=["games"])
+    def get(self, request: Request, key: str) -> Response:
+        game = GAMES.get(key)
+        if game is None:
+            raise ApiError("unknown_game", f"There is no game called “{key[:40]}”.", 404)
+        rules = request.query_params.get("rules", "").strip()
+        if rules and not RULES_DIGEST.fullmatch(rules):
+            raise ApiError("invalid_request", "“rules” is a rule set's 40-character digest "
+                           "(a table's `rules`).",
+                           details={"fields": {"rules": ["Not a rule set digest."]}})
+        limit = int_param(request, "limit", minimum=1, maximum=100)
+        limit = LEADERBOARD_LIMIT if limit is None else limit
+        entries = selectors.leaderboard(key, rules or None, limit)
+        ids = {entry["table"] for entry in entries}
+        tables = {pk: (name, digest, game_name) for pk, name, digest, game_name in
+                  Table.objects.filter(pk__in=ids).values_list("pk", "name", "rules",
+                                                               "game_name")} if ids else {}
+        for entry in entries:
+            entry["table_name"], entry["rules"], entry["game_name"] = tables.get(
+                entry["table"], ("", "", ""))
+        rule_set = (Table.objects.filter(game=key, rules=rules).order_by("id")
+                    .values("settings", "game_name").first()) if rules else None
+        return Response({
+            "game": key, "title": game.info.title, "ends": game.info.ends,
+            "rules": rules or None,
+            "settings": rule_set["settings"] if rule_set else None,
+            "game_name": rule_set["game_name"] if rule_set else None,
+            "limit": limit, "results": entries,
+        })
+
+
 # -------------------------------------------------------------- tables
 
 TABLE_ORDERING = {
@@ -143,8 +198,12 @@ TABLE_FILTERS = [
     OpenApiParameter("ante", int),
     OpenApiParameter("seats", int, description="Number of seats (2–10)."),
     OpenApiParameter("min_free_seats", int, description="At least this many free seats."),
-    OpenApiParameter("status", str, enum=["waiting", "running", "closed"],
-                     description="Default: every table that is not closed."),
+    OpenApiParameter("status", str, enum=["waiting", "running", "closed", "finished"],
+                     description="Default: every table still open (waiting or running); "
+                     "`finished`: games that ended, with their standings."),
+    OpenApiParameter("rules", str, pattern="^[0-9a-f]{40}$",
+                     description="Tables of this rule set (a table's `rules` digest: same "
+                     "game and settings)."),
     OpenApiParameter("player", str, description="Tables where this player sits (V6)."),
     OpenApiParameter("name", str, description="Part of the table name."),
     OpenApiParameter("ordering", str, description="Comma-separated columns, `-` for "
@@ -164,6 +223,7 @@ def table_json(table: Table) -> dict[str, Any]:
     # The game's settings and listing facts (stored on the table by the runtime).
     info.setdefault("settings", getattr(table, "settings", None))
     info.setdefault("facts", getattr(table, "facts", None))
+    info["rules"] = table.rules  # the rule set: its leaderboard
     info["players"] = table.n_players
     info["free_seats"] = table.n_free
     info["created_at"] = table.created_at.isoformat()
@@ -176,10 +236,10 @@ def filter_tables(request: Request) -> QuerySet[Table]:
     wanted_status = params.get("status")
     if wanted_status:
         if wanted_status not in TableStatus.values:
-            raise ApiError("invalid_request", "status is waiting, running or closed.")
+            raise ApiError("invalid_request", "status is waiting, running, closed or finished.")
         tables = Table.objects.filter(status=wanted_status)
-    else:
-        tables = selectors.open_tables()
+    else:  # finished tables left the lobby like closed ones
+        tables = selectors.open_tables().exclude(status=TableStatus.FINISHED)
     tables = table_rows(tables)
     if params.get("game"):
         tables = tables.filter(game=params["game"])
@@ -187,6 +247,11 @@ def filter_tables(request: Request) -> QuerySet[Table]:
         tables = tables.filter(structure__iexact=params["structure"])
     if params.get("name"):
         tables = tables.filter(name__icontains=params["name"])
+    if params.get("rules"):
+        if not RULES_DIGEST.fullmatch(params["rules"]):
+            raise ApiError("invalid_request", "“rules” is a rule set's 40-character digest.",
+                           details={"fields": {"rules": ["Not a rule set digest."]}})
+        tables = tables.filter(rules=params["rules"])
     if params.get("player"):
         tables = tables.filter(seats__player__name__iexact=params["player"])
     if params.get("stakes"):
@@ -398,7 +463,8 @@ class PlayerTablesView(ApiView):
         if not Player.objects.filter(name__iexact=name).exists():
             raise ApiError("player_not_found", f"There is no player called “{name}”.", 404)
         tables = table_rows(Table.objects.filter(seats__player__name__iexact=name)
-                            .exclude(status=TableStatus.CLOSED)).order_by("name")
+                            .exclude(status__in=(TableStatus.CLOSED, TableStatus.FINISHED))
+                            ).order_by("name")
         return Response([table_json(t) for t in tables])
 
 

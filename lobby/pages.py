@@ -1,10 +1,12 @@
-"""The table page, the seat-a-house-bot endpoints, hand lists, replay and statistics."""
+"""The table page, the seat-a-house-bot endpoints, hand lists, replay, statistics and
+the leaderboards."""
 
 from __future__ import annotations
 
 import functools
 import json
 import re
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -12,17 +14,18 @@ from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.models import Player
 from engine.errors import EngineError
-from engine.registry import get_game
+from engine.registry import GAMES, get_game
 from research import selectors as research_selectors
 from research.services import update_stats
 from tables import selectors as table_selectors
 from tables import services
 from tables.errors import TableError
-from tables.models import Table
+from tables.models import Table, TableStatus
 
 from . import selectors
 
@@ -55,9 +58,13 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     # as plain controls): a look at what a game sends before it has a board of its own.
     board = GENERIC_BOARD if request.GET.get("board") == "generic" else obj.game
     board_url, board_css = _board_files(board)
+    leaderboard_url = _leaderboard_url(obj) if info.get("ends") or obj.standings else None
     return render(request, "tables/table.html", {
         "table": obj,
         "board_css": board_css,
+        "finished": obj.status == TableStatus.FINISHED,
+        "standings": sorted(obj.standings or [], key=lambda s: s.get("rank", 0)),
+        "leaderboard_url": leaderboard_url,
         "round_name": info.get("round_name") or "round",
         "economy": info.get("economy", True),
         "config": {
@@ -70,8 +77,15 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             "can_manage_bots": bool(request.user.can_manage_bots),  # type: ignore[union-attr]
             "seatable": selectors.seatable_players(request.user, obj),
             "house_seats": selectors.house_seats(obj),
+            "leaderboard_url": leaderboard_url,
         },
     })
+
+
+def _leaderboard_url(table: Table) -> str:
+    """The leaderboard of the table's game and rule set."""
+    url = reverse("leaderboard", args=[table.game])
+    return f"{url}?rules={table.rules}" if table.rules else url
 
 
 @login_required
@@ -161,3 +175,31 @@ def phh(request: HttpRequest, hand_id: int) -> HttpResponse:
     response["Content-Disposition"] = (
         f'attachment; filename="table{history["table"]}-hand{history["number"]}.phh"')
     return response
+
+
+LEADERBOARD_SIZE = 10
+
+
+@login_required
+def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
+    """The best finishes of a game, of one rule set with ``?rules=<digest>`` (its
+    settings shown), or of every rule set (each entry names its rule set)."""
+    engine_game = GAMES.get(game)
+    if engine_game is None:
+        raise Http404("No such game.")
+    rules = request.GET.get("rules", "").strip()
+    context: dict[str, Any] = {"game": engine_game.info.to_json(), "rules": rules,
+                               "rule_set": None, "settings": [], "entries": []}
+    if rules and not selectors.RULES_DIGEST.fullmatch(rules):
+        context["error"] = "A rule set is named by its 40-character digest."
+        return render(request, "lobby/leaderboard.html", context, status=400)
+    context["entries"] = [{**e, "finished": datetime.fromisoformat(e["finished_at"])}
+                          for e in selectors.leaderboard(game, rules, LEADERBOARD_SIZE)]
+    if rules:
+        rule_set = selectors.rule_sets(game, [rules]).get(rules)
+        context["rule_set"] = rule_set
+        if rule_set is not None:
+            context["settings"] = selectors.settings_rows(game, rule_set["settings"])
+    else:
+        context["rule_sets"] = selectors.finished_rule_sets(game)
+    return render(request, "lobby/leaderboard.html", context)

@@ -1,4 +1,4 @@
-"""Lobby, table page, hand histories, replay and statistics."""
+"""Lobby, table page, hand histories, replay, statistics and leaderboards."""
 
 from django.urls import path
 
@@ -17,4 +17,5 @@ urlpatterns = [
     path("players/<int:player_id>/stats/", pages.player_stats, name="player_stats"),
     path("hands/<int:hand_id>/", pages.replay, name="replay"),
     path("hands/<int:hand_id>/phh/", pages.phh, name="hand_phh"),
+    path("games/<str:game>/leaderboard/", pages.leaderboard, name="leaderboard"),
 ]

@@ -22,6 +22,8 @@ def _lobby_page(request: HttpRequest, form: CreateTableForm | None = None,
         "form_open": (form is not None and bool(form.errors)) if form_open is None else form_open,
         "games": games_catalogue(),
         "sort_keys": selectors.SORT_KEYS,
+        # The fact columns before the first refresh (the default game's: Hold'em's).
+        "columns": selectors.lobby_columns([]),
     }, status=status)
 
 
@@ -33,9 +35,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def tables_json(request: HttpRequest) -> JsonResponse:
-    """The filtered, sorted table list (V5, V6, V26) with each table's players (V27)."""
+    """The filtered, sorted table list (V5, V6, V26) with each table's players (V27),
+    and the fact columns of the games listed."""
     flt = selectors.TableFilter.from_query(request.GET)
-    return JsonResponse({"tables": selectors.lobby_tables(flt)})
+    rows = selectors.lobby_tables(flt)
+    return JsonResponse({"tables": rows, "columns": selectors.lobby_columns(rows, flt.game)})
 
 
 @require_POST

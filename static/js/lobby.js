@@ -1,6 +1,8 @@
 // The lobby: filters and sorting (server side), selection, live updates, and the
 // create-table form whose settings fields follow the chosen game's settings schema.
-// Server text is only ever inserted with textContent.
+// The columns between "Game" and "Players" are the listed games' listing facts: the
+// server sends them with the rows (lobby.selectors.lobby_columns) and each row's
+// text for them (row.cells). Server text is only ever inserted with textContent.
 import { el, wsUrl } from "./dom.js";
 import { schemaFields } from "./schemaform.js";
 
@@ -11,7 +13,9 @@ const live = document.getElementById("lobby-live");
 let sort = { key: "name", dir: "asc" };
 let selected = null;
 let tables = [];
+let columns = null; // the fact columns; null: those the server rendered
 let pending = null;
+const head = document.getElementById("table-head");
 
 function query() {
   const params = new URLSearchParams();
@@ -25,7 +29,9 @@ async function refresh() {
   const params = query();
   const response = await fetch(`/lobby/tables.json?${params}`, { headers: { Accept: "application/json" } });
   if (!response.ok) return;
-  tables = (await response.json()).tables;
+  const data = await response.json();
+  tables = data.tables;
+  if (data.columns) setColumns(data.columns);
   render();
 }
 
@@ -34,8 +40,34 @@ function refreshSoon() {
   pending = setTimeout(refresh, 150);
 }
 
+// The header's fact columns (th.fact-col after the Game column), rebuilt when they change.
+function setColumns(next) {
+  const key = JSON.stringify(next);
+  if (columns !== null && key === JSON.stringify(columns)) return;
+  const rendered = [...head.querySelectorAll("th.fact-col")];
+  if (columns === null && key === JSON.stringify(rendered.map(headerColumn))) {
+    columns = next;
+    return;
+  }
+  columns = next;
+  for (const th of rendered) th.remove();
+  const cells = columns.map((c) => el("th", { class: `fact-col${c.num ? " num" : ""}`, "data-column": c.key },
+    el("button", { type: "button", "data-sort": c.sort }, c.label)));
+  document.getElementById("game-col").after(...cells);
+}
+
+function headerColumn(th) {
+  const button = th.querySelector("button");
+  return { key: th.dataset.column, label: button.textContent, sort: button.dataset.sort, num: th.classList.contains("num") };
+}
+
+function currentColumns() {
+  return columns ?? [...head.querySelectorAll("th.fact-col")].map(headerColumn);
+}
+
 function render() {
-  rows.replaceChildren(...tables.map(row));
+  const factColumns = currentColumns();
+  rows.replaceChildren(...tables.map((t) => row(t, factColumns)));
   empty.hidden = tables.length > 0;
   for (const th of document.querySelectorAll("[data-sort]")) {
     const on = th.dataset.sort === sort.key;
@@ -47,7 +79,7 @@ function render() {
   showSelected(current || null);
 }
 
-function row(t) {
+function row(t, factColumns) {
   const tr = el("tr", { class: "table-row", tabindex: "0", "data-id": String(t.id) });
   if (t.id === selected) tr.classList.add("selected");
   const search = form.elements.player.value.trim();
@@ -59,8 +91,7 @@ function row(t) {
   tr.append(
     name,
     el("td", {}, t.game_name),
-    el("td", {}, t.structure),
-    el("td", { class: "num" }, t.ante ? `${t.stakes} a${t.ante}` : t.stakes),
+    ...factColumns.map((c) => el("td", { class: c.num ? "num" : "", "data-column": c.key }, t.cells?.[c.key] ?? "")),
     el("td", { class: "num" }, `${t.taken}/${t.seat_count}`),
     el("td", { class: "num" }, String(t.free)),
     el("td", { class: "num" }, String(t.avg_pot)),
@@ -93,8 +124,9 @@ function showSelected(t) {
     return;
   }
   document.getElementById("sel-name").textContent = t.name;
-  document.getElementById("sel-game").textContent =
-    `${t.game_name} · buy-in ${t.min_buy_in}–${t.max_buy_in ?? "no max"} · ${t.turn_seconds}s per action`;
+  const facts = t.facts || {};
+  const buyIn = "min_buy_in" in facts ? ` · buy-in ${facts.min_buy_in}–${facts.max_buy_in ?? "no max"}` : "";
+  document.getElementById("sel-game").textContent = `${t.game_name}${buyIn} · ${t.turn_seconds}s per action`;
   const items = t.players.map((p) => el("li", { class: p.match ? "match" : "" },
     el("span", { class: "seatno" }, `#${p.seat + 1}`),
     el("span", { class: "pname" }, p.name),
@@ -113,13 +145,14 @@ function showSelected(t) {
   hands.hidden = false;
 }
 
-for (const button of document.querySelectorAll("[data-sort]")) {
-  button.addEventListener("click", () => {
-    const key = button.dataset.sort;
-    sort = { key, dir: sort.key === key && sort.dir === "asc" ? "desc" : "asc" };
-    refresh();
-  });
-}
+// Sorting: the header's buttons, also those of fact columns added later.
+head.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-sort]");
+  if (!button) return;
+  const key = button.dataset.sort;
+  sort = { key, dir: sort.key === key && sort.dir === "asc" ? "desc" : "asc" };
+  refresh();
+});
 form.addEventListener("input", refreshSoon);
 form.addEventListener("change", refreshSoon);
 form.addEventListener("reset", () => setTimeout(refresh, 0));

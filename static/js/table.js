@@ -315,8 +315,23 @@ function describePlatform(e) {
 // ---------------------------------------------------------------- render
 function render() {
   if (!snap || !board) return;
+  renderStandings(snap.info);
   board.render(snap);
   renderMySeats();
+}
+
+// The final standings of a game that ended (the page rendered them if it had).
+const standingsEl = document.getElementById("standings");
+let standingsKey = null;
+function renderStandings(tableInfo) {
+  const places = Array.isArray(tableInfo?.standings) ? [...tableInfo.standings].sort((a, b) => a.rank - b.rank) : [];
+  const key = JSON.stringify(places);
+  if (!standingsEl || key === standingsKey) return;
+  standingsKey = key;
+  standingsEl.hidden = places.length === 0;
+  document.getElementById("standings-list").replaceChildren(...places.map((s) => el("li", { "data-rank": String(s.rank) },
+    el("span", { class: "rank" }, `${s.rank}.`), " ", el("span", { class: "pname" }, s.name || nameOf(s.seat)),
+    " ", el("span", { class: "score" }, String(s.score)))));
 }
 
 // ---------------------------------------------------------------- turns
