@@ -25,6 +25,7 @@ from accounts.models import Player, PlayerKind, Role, User
 from accounts.tokens import generate_token, hash_token
 from engine.registry import get_game
 from tables.models import Table
+from tables.runtime import rules_digest
 
 BLINDS = {"structure": "NL", "small_blind": 1, "big_blind": 2}
 
@@ -69,6 +70,7 @@ def provision(*, count: int, seats: int, prefix: str, spectate_every: int = 10,
     game = get_game("holdem")
     validated = game.validate_settings({**BLINDS, "seats": seats})
     state = game.dump(game.create(validated))
+    settings_json, listing = game.settings_json(validated), game.listing(validated)
     now = timezone.now()
     with transaction.atomic():
         owner, _ = User.objects.get_or_create(username=f"{prefix}-owner",
@@ -76,8 +78,9 @@ def provision(*, count: int, seats: int, prefix: str, spectate_every: int = 10,
         if owner.role != Role.TESTER:
             raise CommandError(f"{owner.username} exists and is not a tester.")
         tables = Table.objects.bulk_create([
-            Table(name=f"{prefix}-t{i:05d}", game="holdem",
-                  game_name=game.display_name(validated), structure="NL",
+            Table(name=f"{prefix}-t{i:05d}", game="holdem", game_name=listing.name,
+                  settings=settings_json, facts=listing.facts,
+                  rules=rules_digest("holdem", settings_json), structure="NL",
                   small_blind=1, big_blind=2, ante=0, seat_count=seats,
                   min_buy_in=validated.min_buy_in, max_buy_in=validated.max_buy_in,
                   turn_seconds=turn_seconds, creator=owner, state=state)
