@@ -10,9 +10,9 @@ hand (``botkit.match.play_match``, plain mode):
 * engine only: ``Hand.start`` + ``Hand.apply`` with the engine benchmark's random
   policy (``engine.phh.policy.choose``), no table, no views, no bots — the ceiling;
 * ``random`` vs ``random``, ``rule_based`` vs ``rule_based``, ``ehs`` vs ``rule_based``:
-  full matches through the game contract (``get_game("holdem")``: ``draw_chance``,
-  ``start_round``, ``apply``, with ``botkit.games.HoldemOps``' fast paths),
-  ``decision_view``-equal views and the bots;
+  full matches through the game contract only (``get_game("holdem")``:
+  ``prepare_round``, ``draw_chance``, ``start_round``, ``to_act``, ``apply``, views
+  from ``view_maker``, equal to ``decision_view``) and the bots;
 * ``uniform`` vs ``uniform``: the game-agnostic random bot (``random_move`` over
   ``view["moves"]``) on the same road.
 """

@@ -6,7 +6,7 @@
 * :mod:`botkit.house` — reference opponents per game, :func:`botkit.house.make_bot`
   (``uniform`` plays any game from ``view["moves"]``);
 * :mod:`botkit.match` — batch and duplicate matches of any registered game with
-  confidence intervals (:mod:`botkit.games`: how it drives a game);
+  confidence intervals, through the game contract (:mod:`engine.game`) only;
 * :mod:`botkit.stats` — VPIP, PFR, AF, WTSD, W$SD... from hand histories.
 """
 

@@ -8,12 +8,13 @@
 (200, 100, 0)
 
 The runner drives any registered game (``game=``, default ``"holdem"``) through
-the game contract of :mod:`engine.game` only (via :func:`botkit.games.match_ops`):
-``create``/``seat`` once, then per round ``draw_chance`` (one
-``random.Random(seed)`` for the whole match), ``start_round``, and while
-somebody must move ``act(view)`` → ``apply`` (an illegal answer is counted and
-replaced by the game's ``timeout`` default); each seat's result comes from the
-round's :class:`~engine.game.RoundEnded`:
+the game contract of :mod:`engine.game` only: ``create``/``seat`` once, then per
+round ``prepare_round`` (who sits where, the chips, the dealer), ``draw_chance``
+(one ``random.Random(seed)`` for the whole match), ``start_round``, and while
+``to_act`` names somebody, ``act(view)`` (views from ``view_maker``) → ``apply``
+(an illegal answer is counted and replaced by the game's ``timeout`` default);
+each seat's result comes from the round's :class:`~engine.game.RoundEnded`, the
+record from ``round_summary`` and the files from ``export_round``:
 
 * **economy** games (poker): chips won or lost per hand; every hand starts from
   the same stacks (default 200 BB) unless ``reset_stacks=False``;
@@ -48,10 +49,9 @@ from pathlib import Path
 from typing import Any
 
 from botkit.bot import BotLike, Json, overrides
-from botkit.games import MatchOps, match_ops
 from botkit.results import BotResult, MatchResult, per_hand_ci
 from engine.errors import EngineError
-from engine.game import Event, Game, RoundEnded, Viewer
+from engine.game import Event, Game, RoundEnded, RoundStarted, Viewer, ViewFn
 from engine.registry import get_game
 
 __all__ = ["MatchSettings", "main", "play_match"]
@@ -89,7 +89,6 @@ class _Setup:
     """Everything fixed for one match."""
 
     game: Game
-    ops: MatchOps
     settings: Any  # the game's validated settings
     summary: Json  # MatchResult.settings
     seat_options: Json
@@ -113,7 +112,7 @@ def _setup(game_key: str, names: list[str], settings: MatchSettings | None,
             raise ValueError(f"A match needs {info.min_players} to {info.max_players} players.")
         table_settings = game.validate_settings({**config.table_settings(),
                                                  **(game_settings or {})})
-        return _Setup(game, match_ops(game), table_settings, {**asdict(config), "bots": names},
+        return _Setup(game, table_settings, {**asdict(config), "bots": names},
                       {"buy_in": config.stack, **(seat_options or {})}, "mbb/hand", 1000,
                       config.big_blind)
     if not info.min_players <= n <= info.max_players:
@@ -127,8 +126,7 @@ def _setup(game_key: str, names: list[str], settings: MatchSettings | None,
     reset = settings.reset_stacks if settings is not None else True
     summary = {"game": info.key, **game.settings_json(validated), "reset_stacks": reset,
                "bots": names}
-    return _Setup(game, match_ops(game, seat_options), validated, summary, dict(seat_options or {}),
-                  unit, 1, 1)
+    return _Setup(game, validated, summary, dict(seat_options or {}), unit, 1, 1)
 
 
 class _Seating:
@@ -155,15 +153,15 @@ class _Chance:
     block's chance is kept for its replays.
     """
 
-    def __init__(self, ops: MatchOps, seed: int, keep: bool) -> None:
-        self.ops, self.rng, self.keep = ops, random.Random(seed), keep
+    def __init__(self, game: Game, seed: int, keep: bool) -> None:
+        self.game, self.rng, self.keep = game, random.Random(seed), keep
         self.deals: dict[int, Json] = {}
         self.games: dict[int, tuple[random.Random, list[Json]]] = {}
 
     def deal(self, deal: int, state: Any) -> Json:
         chance = self.deals.get(deal)
         if chance is None:
-            chance = self.ops.draw_chance(state, self.rng)
+            chance = self.game.draw_chance(state, self.rng)
             if self.keep:
                 self.deals[deal] = chance
         return chance
@@ -176,7 +174,7 @@ class _Chance:
             entry = self.games[deal] = (random.Random(self.rng.getrandbits(64)), [])
         rng, chances = entry
         while len(chances) <= number:
-            chances.append(self.ops.draw_chance(state, rng))
+            chances.append(self.game.draw_chance(state, rng))
         return chances[number]
 
     def forget(self) -> None:
@@ -217,7 +215,7 @@ def play_match(
     """
     names = list(bots)
     setup = _setup(game, names, settings, game_settings, seat_options)
-    g, ops, info = setup.game, setup.ops, setup.game.info
+    g, info = setup.game, setup.game.info
     n = len(names)
     reset = settings.reset_stacks if settings is not None else True
     state = _table(setup, names)
@@ -225,8 +223,8 @@ def play_match(
     rotations = n if duplicate else 1
     deals = max(1, hands // rotations)
     start_chips = [s.chips if s is not None else 0 for s in g.seats(state)][:n]
-    make_view = ops.view_maker(state)
-    chance = _Chance(ops, seed, duplicate)
+    make_view = g.view_maker(state)
+    chance = _Chance(g, seed, duplicate)
     per_hand: dict[str, list[int]] = {name: [] for name in names}
     groups: dict[str, list[int]] = {name: [0] * deals for name in names}
     cumulative: dict[str, list[int]] = {name: [] for name in names}
@@ -251,15 +249,15 @@ def play_match(
                 chips = None
                 if info.ends:
                     state = _table(setup, at_seat)
-                    nets, ended, rounds = _play_game(setup, state, seating, make_view, chance,
-                                                     deal, illegal)
+                    nets, ended, opened, rounds = _play_game(setup, state, seating, make_view,
+                                                             chance, deal, illegal)
                 else:
                     if info.economy:
                         chips = [start_chips[seat] if reset or carried[name] == 0
                                  else carried[name] for seat, name in enumerate(at_seat)]
-                    ops.prepare_round(state, at_seat, chips, deal % n)
-                    nets, ended = _play_round(setup, state, seating, make_view,
-                                              chance.deal(deal, state), illegal)
+                    g.prepare_round(state, at_seat, chips, deal % n, setup.seat_options)
+                    nets, ended, opened = _play_round(setup, state, seating, make_view,
+                                                      chance.deal(deal, state), illegal)
                     rounds = 1
                 for seat, name in enumerate(at_seat):
                     net = nets[seat]
@@ -277,14 +275,14 @@ def play_match(
                                     nets[a] - nets[b])
                 if record:
                     entry: dict[str, Any] = {"deal": deal, "rotation": rotation}
-                    entry.update(ops.summary(state, ended, at_seat))
+                    entry.update(g.round_summary(state, ended))
                     entry["seats"] = list(at_seat)
                     entry["net"] = {at_seat[seat]: nets[seat] for seat in range(n)}
                     if info.ends:
                         entry["rounds"] = rounds
                     records.append(entry)
                 if phh_out is not None:
-                    exports.append(_export(g, state, len(exports) + 1, seed, at_seat))
+                    exports.append(_export(g, state, len(exports) + 1, seed, opened))
         chance.forget()
     seconds = time.perf_counter() - started
     factor, divisor = setup.factor, setup.divisor
@@ -327,16 +325,18 @@ def _play_round(
     setup: _Setup,
     state: Any,
     seating: _Seating,
-    make_view: Callable[..., Json],
+    make_view: ViewFn,
     chance: Json,
     illegal: dict[str, int],
-) -> tuple[list[int], RoundEnded]:
-    """Play one round from ``chance``; each seat's result and the round's RoundEnded."""
+) -> tuple[list[int], RoundEnded, RoundStarted]:
+    """Play one round from ``chance``; each seat's result, the round's RoundEnded and
+    its RoundStarted."""
     game = setup.game
-    to_act = setup.ops.to_act
+    to_act = game.to_act
     apply = game.apply
     bots, names, observers = seating.bots, seating.names, seating.observers
-    events = setup.ops.start_round(state, chance)
+    events = game.start_round(state, chance)
+    opened = _round_started(events)
     if observers:
         _broadcast(game, observers, events)
     refused: set[int] | None = None  # seats whose answer was refused (a simultaneous move)
@@ -372,33 +372,42 @@ def _play_round(
             nets[result.seat] = result.net if result.score is None else result.score
     for hand_over, seat in seating.enders:
         hand_over(make_view(state, seat))
-    return nets, ended
+    return nets, ended, opened
 
 
 def _play_game(
     setup: _Setup,
     state: Any,
     seating: _Seating,
-    make_view: Callable[..., Json],
+    make_view: ViewFn,
     chance: _Chance,
     deal: int,
     illegal: dict[str, int],
-) -> tuple[list[int], RoundEnded, int]:
-    """Play a game that ends, round after round; each seat's summed result."""
+) -> tuple[list[int], RoundEnded, RoundStarted, int]:
+    """Play a game that ends, round after round; each seat's summed result, the last
+    round's RoundEnded and RoundStarted, and the number of rounds."""
     game = setup.game
     totals = [0] * len(seating.names)
-    ended = RoundEnded()
+    ended, opened = RoundEnded(), RoundStarted(0, ())
     rounds = 0
     while not game.status(state).over:
         if not game.can_start(state):
             raise RuntimeError(f"{game.info.title}: the game is not over but no round can "
                                "start.")
-        nets, ended = _play_round(setup, state, seating, make_view,
-                                  chance.round(deal, rounds, state), illegal)
+        nets, ended, opened = _play_round(setup, state, seating, make_view,
+                                          chance.round(deal, rounds, state), illegal)
         rounds += 1
         for seat, net in enumerate(nets):
             totals[seat] += net
-    return totals, ended, rounds
+    return totals, ended, opened, rounds
+
+
+def _round_started(events: Sequence[Event]) -> RoundStarted:
+    """The RoundStarted among the events of ``start_round``."""
+    for event in events:
+        if isinstance(event, RoundStarted):
+            return event
+    raise RuntimeError("start_round did not say which round started.")
 
 
 def _round_ended(events: Sequence[Event]) -> RoundEnded:
@@ -419,24 +428,15 @@ def _broadcast(game: Game, observers: list[tuple[Callable[[Json], Any], Viewer]]
                 observe(data)
 
 
-def _export(game: Game, state: Any, number: int, seed: int, at_seat: Sequence[str]) -> str:
-    """The finished round in the game's history format, numbered for a ``.phhs`` file.
-
-    PHH (poker): the fields of ``round_record`` with the hand number, the players'
-    names and the match as the event, in the order the poker-only runner wrote them.
-    """
+def _export(game: Game, state: Any, number: int, seed: int, opened: RoundStarted) -> str:
+    """The finished round in the game's history format, numbered for a ``.phhs`` file:
+    ``export_round`` for the superuser, with the participants' names, the number and
+    the match as the event (PHH: in the order the poker-only runner wrote them); a
+    game without an export gives its record as JSON."""
     record = game.round_record(state)
-    if game.info.export_format == "phh":
-        from engine.phh import dumps
-
-        fields = record["fields"]
-        extra = {"hand": number, "seats": fields["seats"], "seat_count": fields["seat_count"],
-                 "players": [at_seat[seat] for seat in record["seats"]],
-                 "event": f"botkit match, seed {seed}"}
-        body = {key: value for key, value in fields.items() if key not in extra}
-        return f"[{number}]\n{dumps({**body, **extra})}\n"
-    text = game.export_round(record, Viewer.superuser(),
-                             {"names": list(at_seat), "number": number})
+    text = game.export_round(record, Viewer.superuser(), {
+        "names": list(opened.player_ids), "number": number,
+        "event": f"botkit match, seed {seed}", "order": "match"})
     return f"[{number}]\n{text or json.dumps(record)}\n"
 
 

@@ -30,11 +30,10 @@ from typing import Any, overload
 
 from botkit.bot import Json
 from botkit.positions import position_name
-from engine.cards import HIDDEN, Card, format_cards, parse_cards
+from engine.cards import Card, parse_cards
 from engine.game import Game, decision_view
-from engine.holdem import Hand
+from engine.poker.views import HoldemViews
 from engine.registry import get_game
-from engine.table import TableState
 
 __all__ = ["View", "ViewMaker", "make_view"]
 
@@ -63,105 +62,10 @@ def _game_view(game: Game, state: Any, seat: int, time_left: float | None = None
     return decision_view(game, state, seat, time_left)
 
 
-class ViewMaker:
-    """:func:`make_view` for one Hold'em table whose settings never change (batch matches).
-
-    It caches the settings' JSON and the table name, which the projection would
-    rebuild on every call, works out the legal actions once for ``legal``,
-    ``moves`` and the hand's ``legal_actions``, and projects the hand for one seat
-    without the general viewer checks. The result is equal to
-    :func:`engine.game.decision_view`'s (tested on thousands of random situations).
-    """
-
-    __slots__ = ("name", "settings")
-
-    def __init__(self, state: TableState) -> None:
-        self.name = state.name
-        self.settings = state.settings.to_json()
-
-    def __call__(self, state: TableState, seat: int, time_left: float | None = None) -> Json:
-        """The ``your_turn`` view of ``state`` for ``seat``."""
-        hand = state.hand
-        legal = state.legal_actions(seat).to_json()
-        view: Json = {
-            "name": self.name,
-            "settings": dict(self.settings),
-            "button": state.button,
-            "hand_number": state.hand_number,
-            "seats": [None if s is None else {"seat": i, "player_id": s.player_id,
-                                              "stack": s.stack, "status": s.status}
-                      for i, s in enumerate(state.seats)],
-            "to_act_seat": state.to_act_seat,
-            "hand": None if hand is None else _project_hand(hand, seat, state.positions,
-                                                            legal),
-            "seat": seat,
-            "legal": legal,
-            "moves": _moves(legal),
-            "time_left": time_left,
-        }
-        return view
-
-
-def _project_hand(hand: Hand, seat: int, labels: list[int], legal: Json) -> Json:
-    """``engine.projection.project_hand(hand, Viewer.of(seat), labels)``; ``legal`` is
-    ``seat``'s legal actions as JSON (the hand's own when ``seat`` is the actor)."""
-    holes = hand.hole_cards
-    shown, folded = hand.shown, hand.folded
-    stacks, bets = hand.stacks, hand.bets
-    players = []
-    for position, label in enumerate(labels):
-        cards = holes[position]
-        players.append({
-            "player": label,
-            "position": position,
-            "stack": stacks[position],
-            "bet": bets[position],
-            "folded": folded[position],
-            "cards": (format_cards(cards) if label == seat or shown[position]
-                      else HIDDEN * len(cards)),
-        })
-    actor = hand.actor
-    data: Json = {
-        "street": hand.street,
-        "board": format_cards(hand.board),
-        "pots": [{"amount": p.amount, "eligible": [labels[i] for i in p.eligible]}
-                 for p in hand.pots],
-        "players": players,
-        "actor": None if actor is None else labels[actor],
-        "is_over": hand.is_over,
-    }
-    if actor is not None and labels[actor] == seat:
-        data["legal_actions"] = dict(legal)
-    results = hand.results
-    if results is not None:
-        data["results"] = [
-            {"player": labels[r.position], "net": r.net, "won": r.won,
-             "shown": None if r.shown is None else format_cards(r.shown), "hand": r.hand}
-            for r in results
-        ]
-    return data
-
-
-def _moves(legal: Json) -> list[Json]:
-    """Hold'em's generic descriptors (``HoldemGame.legal_moves``) from its legal actions."""
-    moves: list[Json] = []
-    if legal["can_fold"]:
-        moves.append({"kind": "fold", "label": "Fold"})
-    if legal["can_check"]:
-        moves.append({"kind": "check", "label": "Check"})
-    call = legal["call_amount"]
-    if call is not None:
-        moves.append({"kind": "call", "label": f"Call {call}"})
-    kind = legal["sized_kind"]
-    if kind is not None:
-        moves.append({"kind": kind, "label": "Bet" if kind == "bet" else "Raise to",
-                      "params": {"amount": {"type": "number", "min": legal["min_raise_to"],
-                                            "max": legal["max_raise_to"]}}})
-    if legal["can_show"]:
-        moves.append({"kind": "show", "label": "Show"})
-    if legal["can_muck"]:
-        moves.append({"kind": "muck", "label": "Muck"})
-    return moves
+ViewMaker = HoldemViews
+""":func:`make_view` for one Hold'em table whose settings never change:
+:meth:`engine.poker.HoldemGame.view_maker` (:class:`engine.poker.views.HoldemViews`),
+kept under this name. Any game: ``game.view_maker(state)``."""
 
 
 class View:

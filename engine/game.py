@@ -39,7 +39,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from engine.cards import Card, format_cards
 from engine.errors import IllegalAction, MalformedAction
@@ -49,8 +49,8 @@ Json = dict[str, Any]
 __all__ = [
     "BuyIn", "CameBack", "CashOut", "Event", "Game", "GameEnded", "GameInfo", "Json",
     "RoundEnded", "RoundStarted", "SeatFreed", "SeatInfo", "SeatResult", "SeatTaken",
-    "Standing", "Status", "TimedOut", "Viewer", "WentAway", "check_move", "decision_view",
-    "move", "number", "options", "random_move", "subset",
+    "Standing", "Status", "TimedOut", "ViewFn", "Viewer", "WentAway", "check_move",
+    "decision_view", "move", "number", "options", "random_move", "subset",
 ]
 
 
@@ -478,6 +478,23 @@ class Game:
         """Round, whose turn, decision key, game over."""
         raise NotImplementedError
 
+    def to_act(self, state: Any) -> tuple[int, ...]:
+        """The seats that must move now: ``status(state).to_act``.
+
+        Asked before every move (the match runner) and after every call (the
+        runtime), so a game may override it with something cheaper than a whole
+        :class:`Status` (Hold'em: no legal actions worked out for ``quick``).
+
+        >>> from engine.registry import get_game
+        >>> game = get_game("holdem")
+        >>> state = game.create(game.validate_settings({"seats": 2}))
+        >>> game.prepare_round(state, ["ann", "bob"], [100, 100], dealer=0)
+        >>> _ = game.start_round(state, game.draw_chance(state, random.Random(1)))
+        >>> game.to_act(state), Game.to_act(game, state), game.status(state).to_act
+        ((0,), (0,), (0,))
+        """
+        return self.status(state).to_act
+
     def legal_moves(self, state: Any, seat: int) -> list[Json]:
         """What ``seat`` may do now, as generic descriptors (``[]``: nothing)."""
         raise NotImplementedError
@@ -506,6 +523,107 @@ class Game:
             return event.to_json()
         return None
 
+    # -- offline matches (botkit's batch runner; never on a live table)
+    def view_maker(self, state: Any) -> ViewFn:
+        """A function ``(state, seat, time_left=None)`` giving :func:`decision_view`'s
+        dict for any state with ``state``'s settings.
+
+        A batch match builds one view per decision, so a game may cache here what
+        the settings fix (Hold'em: the table's name and settings JSON) and skip the
+        general viewer checks. By default it calls :func:`decision_view`.
+
+        >>> from engine.registry import get_game
+        >>> game = get_game("holdem")
+        >>> state = game.create(game.validate_settings({"seats": 2}))
+        >>> game.prepare_round(state, ["ann", "bob"], [100, 100])
+        >>> _ = game.start_round(state, game.draw_chance(state, random.Random(1)))
+        >>> fast, plain = game.view_maker(state), Game.view_maker(game, state)
+        >>> fast(state, 0, 5.0) == plain(state, 0, 5.0) == decision_view(game, state, 0, 5.0)
+        True
+        >>> [m["kind"] for m in plain(state, 0)["moves"]], plain(state, 1)["moves"]
+        (['fold', 'call', 'raise'], [])
+        """
+        def make(state: Any, seat: int, time_left: float | None = None) -> Json:
+            return decision_view(self, state, seat, time_left)
+
+        return make
+
+    def prepare_round(self, state: Any, players: Sequence[str],
+                      chips: Sequence[int] | None = None, dealer: int | None = None,
+                      options: Json | None = None) -> None:
+        """Between rounds: ``players[i]`` sits in seat ``i`` (with ``chips[i]`` chips,
+        economy games), everyone present (not away), and ``dealer`` (if not ``None``)
+        is the seat that deals the next round. Seats after ``len(players)`` are left
+        as they are.
+
+        For offline matches: stacks reset every hand, seats rotated, and in duplicate
+        mode a deal replayed with the dealer in the same seat. Nothing is booked (no
+        events are returned): never call it on a live table.
+
+        The default uses the contract: a seat whose player or chips differ is freed
+        and taken again (:meth:`unseat`, then :meth:`seat` with ``options``, default
+        :meth:`default_seat_options`, and the chips as the ``buy_in`` option); an away
+        player comes :meth:`back`. It cannot move a dealer, so ``dealer`` is ignored
+        and the game's own rotation goes on: a game with a dealer (a button) should
+        override this for exact duplicate matches; one that takes chips other than as
+        ``buy_in`` must (the default raises ``NotImplementedError`` when asked for chips).
+
+        >>> from engine.registry import get_game
+        >>> game = get_game("holdem")  # Hold'em overrides it; here is the default:
+        >>> state = game.create(game.validate_settings({"seats": 2}))
+        >>> Game.prepare_round(game, state, ["ann", "bob"], [100, 150])
+        >>> [(s.player_id, s.chips) for s in game.seats(state)]
+        [('ann', 100), ('bob', 150)]
+        >>> _ = game.away(state, 0)
+        >>> Game.prepare_round(game, state, ["bob", "ann"], [120, 150])  # bob moves: re-seated
+        >>> [(s.player_id, s.chips, s.away) for s in game.seats(state)]
+        [('bob', 120, False), ('ann', 150, False)]
+        """
+        if chips is not None and "buy_in" not in self.info.seat_options.get("properties", {}):
+            raise NotImplementedError(
+                f"{self.info.title}: the default Game.prepare_round sets chips through the "
+                "'buy_in' seat option, which this game does not have; override prepare_round.")
+        current = self.seats(state)
+        changed = []
+        for seat, name in enumerate(players):
+            info = current[seat] if seat < len(current) else None
+            want = None if chips is None else chips[seat]
+            if info is None or info.player_id != name or (want is not None
+                                                           and info.chips != want):
+                changed.append(seat)
+                if info is not None:
+                    self.unseat(state, seat)
+            elif info.away:
+                self.back(state, seat)
+        base = self.default_seat_options(state) if options is None else options
+        for seat in changed:  # after every unseat: a player may move to another seat
+            data = dict(base)
+            if chips is not None:
+                data["buy_in"] = chips[seat]
+            self.seat(state, seat, players[seat], data)
+
+    def round_summary(self, state: Any, ended: RoundEnded) -> Json:
+        """What a batch match keeps of the round that just ended (``state`` is right
+        after it; ``ended`` its :class:`RoundEnded`). Offline only, so it may name
+        hidden values (Hold'em: the button, every player's hole cards, the board).
+        By default the public results.
+
+        >>> from engine.registry import get_game
+        >>> game = get_game("holdem")
+        >>> state = game.create(game.validate_settings({"seats": 2}))
+        >>> game.prepare_round(state, ["ann", "bob"], [100, 100], dealer=0)
+        >>> _ = game.start_round(state, game.draw_chance(state, random.Random(1)))
+        >>> events = game.apply(state, 0, {"kind": "fold"})
+        >>> while game.to_act(state):  # the winner may show: the default mucks
+        ...     events = game.timeout(state)
+        >>> ended = next(e for e in events if isinstance(e, RoundEnded))
+        >>> ended.type, [r["net"] for r in Game.round_summary(game, state, ended)["results"]]
+        ('HandEnded', [1, -1])
+        >>> sorted(game.round_summary(state, ended))
+        ['board', 'button', 'cards']
+        """
+        return {"results": [result.to_json() for result in ended.results]}
+
     # -- history
     def round_record(self, state: Any) -> Json:
         """Server-side record of the round that just ended, for :meth:`export_round`
@@ -514,7 +632,9 @@ class Game:
 
     def export_round(self, record: Json, viewer: Viewer, meta: Json) -> str:
         """The round in the game's history format (``info.export_format``) as ``viewer``
-        may see it. ``meta``: ``names`` (per participant), ``table``, ``number``."""
+        may see it. ``meta``: ``names`` (per participant, in the order of
+        :class:`RoundStarted`'s ``seats``), ``table``, ``number``, ``event`` (what the
+        round belongs to, e.g. a batch match); a game ignores keys it does not know."""
         return ""
 
     # -- storage
@@ -525,6 +645,15 @@ class Game:
     def load(self, data: Json) -> Any:
         """Inverse of :meth:`dump`."""
         raise NotImplementedError
+
+
+class ViewFn(Protocol):
+    """``(state, seat, time_left=None) -> view``: :func:`decision_view` for one game and
+    one table's settings (:meth:`Game.view_maker`)."""
+
+    def __call__(self, state: Any, seat: int, time_left: float | None = None) -> Json:
+        """The ``your_turn`` view of ``state`` for ``seat``."""
+        ...
 
 
 def decision_view(game: Game, state: Any, seat: int, time_left: float | None = None) -> Json:

@@ -16,6 +16,24 @@
 >>> _ = game.apply(state, 0, {"kind": "call"})
 >>> game.legal_actions(state, 1)["can_check"]
 True
+
+For batch matches (:mod:`botkit.match`) it gives fast versions of the contract's
+offline methods: :meth:`~HoldemGame.to_act` without a Status,
+:meth:`~HoldemGame.view_maker` (:class:`engine.poker.views.HoldemViews`), and
+:meth:`~HoldemGame.prepare_round`, which renames the seats, sets the stacks and
+puts the button where a duplicate deal needs it:
+
+>>> game.to_act(state)
+(1,)
+>>> _ = game.apply(state, 1, {"kind": "check"})
+>>> while game.to_act(state):
+...     _ = game.timeout(state)
+>>> game.prepare_round(state, ["carol", "dave"], [300, 100], dealer=1)
+>>> [(s.player_id, s.chips) for s in game.seats(state) if s]
+[('carol', 300), ('dave', 100)]
+>>> _ = game.start_round(state, game.draw_chance(state, random.Random(6)))
+>>> game.view(state, Viewer.spectator())["button"], game.to_act(state)
+(1, (1,))
 """
 
 from __future__ import annotations
@@ -25,22 +43,22 @@ from collections.abc import Sequence
 
 from engine.actions import Action
 from engine.cards import HIDDEN, format_cards, parse_cards, standard_deck
-from engine.errors import MalformedAction
+from engine.errors import IllegalAction, MalformedAction
 from engine.events import Event
 from engine.game import (
     Game,
     GameInfo,
     Json,
     Listing,
+    RoundEnded,
     SeatInfo,
     Status,
     Viewer,
-    move,
-    number,
 )
 from engine.phh import dumps, phh_fields
+from engine.poker.views import HoldemViews, legal_moves
 from engine.projection import project_event
-from engine.table import NEW, SITTING_OUT, TableSettings, TableState
+from engine.table import NEW, PLAYING, SITTING_OUT, Seat, TableSettings, TableState
 
 STRUCTURE_TITLES = {"NL": "No limit", "PL": "Pot limit", "FL": "Fixed limit"}
 
@@ -192,10 +210,17 @@ class HoldemGame(Game):
         return {"deck": format_cards(deck)}
 
     def start_round(self, state: TableState, chance: Json) -> list[Event]:
-        """Start a hand dealt from ``chance["deck"]``."""
-        if not isinstance(chance, dict) or not isinstance(chance.get("deck"), str):
+        """Start a hand dealt from ``chance["deck"]``.
+
+        Only the cards a hand at this table can deal (two per seat and five for the
+        board) are read: the hand never looks at the rest of the deck.
+        """
+        deck = chance.get("deck") if isinstance(chance, dict) else None
+        if not isinstance(deck, str):
             raise MalformedAction("bad_chance", 'Expected {"deck": "<cards>"}.')
-        return state.start_hand(parse_cards(chance["deck"]))
+        if " " in deck:
+            deck = deck.replace(" ", "")
+        return state.start_hand(parse_cards(deck[: 4 * len(state.seats) + 10]))
 
     def status(self, state: TableState) -> Status:
         """The hand in progress and its actor."""
@@ -210,26 +235,17 @@ class HoldemGame(Game):
                       decision=f"{state.hand_number}:{len(hand.history)}",
                       quick=legal.can_show and not legal.can_fold)
 
+    def to_act(self, state: TableState) -> tuple[int, ...]:
+        """The actor's seat, if any: ``status(state).to_act`` without building a Status
+        (whose ``quick`` needs the legal actions)."""
+        hand = state.hand
+        if hand is None or (actor := hand.actor) is None:
+            return ()
+        return (state.positions[actor],)
+
     def legal_moves(self, state: TableState, seat: int) -> list[Json]:
         """fold / check / call / bet or raise to an amount / show / muck."""
-        legal = state.legal_actions(seat)
-        moves = []
-        if legal.can_fold:
-            moves.append(move("fold"))
-        if legal.can_check:
-            moves.append(move("check"))
-        if legal.call_amount is not None:
-            moves.append(move("call", f"Call {legal.call_amount}"))
-        if legal.sized_kind is not None:
-            assert legal.min_raise_to is not None and legal.max_raise_to is not None
-            label = "Bet" if legal.sized_kind == "bet" else "Raise to"
-            moves.append(move(legal.sized_kind, label,
-                              amount=number(legal.min_raise_to, legal.max_raise_to)))
-        if legal.can_show:
-            moves.append(move("show"))
-        if legal.can_muck:
-            moves.append(move("muck"))
-        return moves
+        return legal_moves(state.legal_actions(seat))
 
     def legal_actions(self, state: TableState, seat: int) -> Json:
         """The poker fields (``can_fold``, ``call_amount``, ``min_raise_to``...)."""
@@ -252,6 +268,50 @@ class HoldemGame(Game):
         """Hidden hole cards read ``"??"``."""
         return project_event(event, viewer)
 
+    # ------------------------------------------------------------ offline matches
+    def view_maker(self, state: TableState) -> HoldemViews:
+        """:class:`~engine.poker.views.HoldemViews`: ``decision_view`` with the table's
+        name and settings JSON cached (tested equal)."""
+        return HoldemViews(state)
+
+    def prepare_round(self, state: TableState, players: Sequence[str],
+                      chips: Sequence[int] | None = None, dealer: int | None = None,
+                      options: Json | None = None) -> None:
+        """Rename seat ``i`` to ``players[i]`` (seating it if empty), set its stack to
+        ``chips[i]``, everyone playing (no missed blinds, timeouts or pending chips);
+        the next hand puts the button on ``dealer`` (when it is dealt in). A new
+        occupant without ``chips`` gets ``options["buy_in"]`` (default: the maximum)."""
+        if state.hand is not None and not state.settled:
+            raise IllegalAction("hand_running", "A hand is in progress.")
+        seats = state.seats
+        for seat, name in enumerate(players):
+            occupant = seats[seat]
+            if occupant is None:
+                data = self.default_seat_options(state) if options is None else options
+                occupant = seats[seat] = Seat(name, data["buy_in"])
+            occupant.player_id = name
+            if chips is not None:
+                occupant.stack = chips[seat]
+            occupant.status = PLAYING
+            occupant.timeouts = 0
+            if occupant.missed_sb or occupant.missed_bb or occupant.leaving \
+                    or occupant.pending_chips:
+                occupant.missed_sb = occupant.missed_bb = occupant.leaving = False
+                occupant.pending_chips = 0
+        if dealer is not None:  # the button moves to the first dealt-in seat after this one
+            state.button = (dealer - 1) % len(seats)
+
+    def round_summary(self, state: TableState, ended: RoundEnded) -> Json:
+        """The button, every dealt-in player's hole cards (by player id) and the board."""
+        hand = state.hand
+        if hand is None:
+            return {}
+        names = state.hand_players
+        return {"button": state.button,
+                "cards": {names[p]: format_cards(cards)
+                          for p, cards in enumerate(hand.hole_cards)},
+                "board": format_cards(hand.board)}
+
     # ------------------------------------------------------------ history
     def round_record(self, state: TableState) -> Json:
         """The finished hand's PHH fields (every card), its seats and who showed."""
@@ -265,24 +325,35 @@ class HoldemGame(Game):
                 "shown": [p for p in range(hand.n) if hand.shown[p]]}
 
     def export_round(self, record: Json, viewer: Viewer, meta: Json) -> str:
-        """PHH text; hole cards the viewer may not see (and nobody showed) read ``????``."""
+        """PHH text; hole cards the viewer may not see (and nobody showed) read ``????``.
+
+        ``meta``: ``names`` (PHH ``players``), ``table``, ``number`` (``hand``) and
+        ``event`` are written before ``seats`` (a table's hand history). With
+        ``"order": "match"`` (botkit's match files) they come after the hand's own
+        fields as ``hand``, ``seats``, ``seat_count``, ``players``, ``table``, ``event``.
+        """
         fields = record.get("fields")
         if not isinstance(fields, dict):
             return ""
         seats: Sequence[int] = record.get("seats", ())
         shown = set(record.get("shown", ()))
         visible = {p for p, seat in enumerate(seats) if viewer.can_see(seat) or p in shown}
+        about: Json = {"players": list(meta.get("names") or fields.get("players") or [])}
+        for key, name in (("table", "table"), ("number", "hand"), ("event", "event")):
+            if meta.get(key) is not None:
+                about[name] = meta[key]
         out: Json = {}
+        if meta.get("order") == "match":
+            for key, value in fields.items():
+                if key not in _MATCH_TAIL:
+                    out[key] = _redacted(key, value, visible)
+            tail = {**fields, **about}
+            out.update((key, tail[key]) for key in _MATCH_TAIL if key in tail)
+            return dumps(out)
         for key, value in fields.items():
             if key == "seats":
-                out["players"] = list(meta.get("names") or fields.get("players") or [])
-                if meta.get("table") is not None:
-                    out["table"] = meta["table"]
-                if meta.get("number") is not None:
-                    out["hand"] = meta["number"]
-            if key == "actions":
-                value = [_redact(line, visible) for line in value]
-            out[key] = value
+                out.update(about)
+            out[key] = _redacted(key, value, visible)
         return dumps(out)
 
     # ------------------------------------------------------------ storage
@@ -293,6 +364,16 @@ class HoldemGame(Game):
     def load(self, data: Json) -> TableState:
         """Inverse of :meth:`dump`."""
         return TableState.from_json(data)
+
+
+_MATCH_TAIL = ("hand", "seats", "seat_count", "players", "table", "event")
+"""The last PHH fields of a match file, in their order (``export_round``, ``order="match"``)."""
+
+
+def _redacted(key: str, value: object, visible: set[int]) -> object:
+    if key == "actions" and isinstance(value, list):
+        return [_redact(line, visible) for line in value]
+    return value
 
 
 def _redact(line: str, visible: set[int]) -> str:

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from botkit.bot import Bot, Json
-from botkit.games import HoldemOps, MatchOps, match_ops
 from botkit.house import GENERIC_BOTS, UniformBot, house_bots, make_bot
 from botkit.match import MatchSettings, main, play_match
-from engine.game import check_move
+from engine.errors import IllegalAction
+from engine.game import Game, Viewer, check_move, decision_view
 from engine.registry import GAMES, get_game
 from tests.botkit.toy_games import TOYS, registered
 
@@ -98,11 +98,15 @@ def test_holdem_matches_the_old_runner(label: str, tmp_path: Path) -> None:
     assert hashlib.sha256(text.encode()).hexdigest()[:16] == phh
 
 
-def test_holdem_through_the_contract_only_ops() -> None:
-    """HoldemOps is a faster road, not other rules: heads-up in plain mode the
-    contract-only MatchOps (stacks reset by unseating and seating again, the button
-    moved by the table's own rotation) plays the very same hands."""
-    import botkit.games as games
+CONTRACT_DEFAULTS = ("to_act", "view_maker", "prepare_round", "round_summary")
+
+
+def test_holdem_through_the_contract_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    """HoldemGame's to_act/view_maker/prepare_round are a faster road, not other rules:
+    heads-up in plain mode the base Game's defaults (status().to_act, decision_view,
+    stacks reset by unseating and seating again, the button moved by the table's own
+    rotation; the public results as the record) play the very same hands."""
+    game = get_game("holdem")
 
     def run(duplicate: bool = False) -> Any:
         bots = {"rule_based": make_bot("rule_based", random.Random(1)),
@@ -110,58 +114,88 @@ def test_holdem_through_the_contract_only_ops() -> None:
         return play_match(bots, MatchSettings("NL"), hands=200, seed=3, duplicate=duplicate)
 
     fast = run()
-    games._OPS.pop("holdem")
-    try:
-        assert type(match_ops(get_game("holdem"))) is MatchOps
-        slow = run()
-        assert sum(r.net for r in run(duplicate=True).bots.values()) == 0
-    finally:
-        games._OPS["holdem"] = HoldemOps
+    for name in CONTRACT_DEFAULTS:
+        monkeypatch.setattr(game, name, getattr(Game, name).__get__(game))
+    assert game.view_maker.__func__ is Game.view_maker  # type: ignore[attr-defined]
+    slow = run()
+    assert sum(r.net for r in run(duplicate=True).bots.values()) == 0
+    monkeypatch.undo()
     assert [r["net"] for r in slow.records] == [r["net"] for r in fast.records]
     assert slow.cumulative == fast.cumulative
     assert [r["results"][0]["detail"]["starting_stack"] for r in slow.records] == [400] * 200
 
 
-def test_holdem_fast_paths_equal_the_contract() -> None:
-    """HoldemOps' draw_chance/start_round/to_act are HoldemGame's, faster."""
+def test_holdem_offline_methods_equal_the_contract() -> None:
+    """HoldemGame's to_act is status().to_act, its view_maker decision_view, and its
+    prepare_round renames, restacks and puts the button on the dealer."""
     game = get_game("holdem")
-    ops = match_ops(game)
-    for seed in range(20):
+    for seed in range(20):  # a chance is plain JSON, drawn the same from the same rng
         ours, theirs = random.Random(seed), random.Random(seed)
         state = game.create(game.validate_settings({"seats": 3}))
         for _ in range(3):
-            chance = ops.draw_chance(state, ours)
+            chance = game.draw_chance(state, ours)
             assert chance == game.draw_chance(state, theirs)
-            assert json.loads(json.dumps(chance)) == chance  # plain JSON for the contract
+            assert json.loads(json.dumps(chance)) == chance
     state = game.create(game.validate_settings({"seats": 3}))
     for seat in range(3):
         game.seat(state, seat, f"p{seat}", {"buy_in": 200})
-    twin = game.load(game.dump(state))
+    views = game.view_maker(state)
     rng = random.Random(4)
-    chance = ops.draw_chance(state, rng)
-    assert [e.to_json() for e in ops.start_round(state, chance)] == [
-        e.to_json() for e in game.start_round(twin, dict(chance))]
-    while True:
-        assert ops.to_act(state) == game.status(state).to_act
-        if not ops.to_act(state):
-            break
-        seat = ops.to_act(state)[0]
-        move = {"kind": "check"} if game.legal_actions(state, seat)["can_check"] else {
-            "kind": "call"} if game.legal_actions(state, seat)["call_amount"] else {"kind": "muck"}
-        game.apply(state, seat, move)
-        game.apply(twin, seat, move)
-    assert game.dump(state) == game.dump(twin)
-    ops.prepare_round(state, ["p2", "p0", "p1"], [10, 20, 30], dealer=2)
-    assert [(s.player_id, s.chips) for s in game.seats(state) if s] == [
-        ("p2", 10), ("p0", 20), ("p1", 30)]
-    game.start_round(state, ops.draw_chance(state, rng))
-    assert game.view(state, game_viewer())["button"] == 2
+    for number in range(6):
+        game.start_round(state, game.draw_chance(state, rng))
+        while True:
+            assert game.to_act(state) == Game.to_act(game, state) == game.status(state).to_act
+            for seat in range(3):
+                assert views(state, seat, 1.5) == decision_view(game, state, seat, 1.5)
+            if not game.to_act(state):
+                break
+            seat = game.to_act(state)[0]
+            legal = game.legal_actions(state, seat)
+            move = ({"kind": "check"} if legal["can_check"] else {"kind": "call"}
+                    if legal["call_amount"] else {"kind": "muck"})
+            game.apply(state, seat, move)
+        assert game.to_act(state) == ()
+        dealer = number % 3
+        game.prepare_round(state, ["p2", "p0", "p1"], [10, 20, 30 + number], dealer=dealer)
+        assert [(s.player_id, s.chips, s.away) for s in game.seats(state) if s] == [
+            ("p2", 10, False), ("p0", 20, False), ("p1", 30 + number, False)]
+        game.start_round(state, game.draw_chance(state, rng))
+        assert game.view(state, Viewer.spectator())["button"] == dealer
+        while game.to_act(state):
+            game.timeout(state)
+        game.prepare_round(state, ["p0", "p1", "p2"], [200, 200, 200])
 
 
-def game_viewer() -> Any:
-    from engine.game import Viewer
+def test_holdem_prepare_round_seats_and_refuses() -> None:
+    game = get_game("holdem")
+    state = game.create(game.validate_settings({"seats": 2}))
+    game.prepare_round(state, ["a", "b"])  # empty seats: the default buy-in (the maximum)
+    assert [(s.player_id, s.chips) for s in game.seats(state) if s] == [("a", 200), ("b", 200)]
+    game.away(state, 1, "request")
+    game.prepare_round(state, ["a", "b"], options={"buy_in": 50})  # occupied: stacks stay
+    assert [(s.chips, s.away) for s in game.seats(state) if s] == [(200, False), (200, False)]
+    game.start_round(state, game.draw_chance(state, random.Random(1)))
+    with pytest.raises(IllegalAction, match="in progress") as error:
+        game.prepare_round(state, ["a", "b"], [1, 1])
+    assert error.value.code == "hand_running"
 
-    return Viewer.spectator()
+
+def test_holdem_round_summary_is_the_superuser_view() -> None:
+    game = get_game("holdem")
+    state = game.create(game.validate_settings({"seats": 3}))
+    for seat in range(3):
+        game.seat(state, seat, f"p{seat}", {"buy_in": 200})
+    events = game.start_round(state, game.draw_chance(state, random.Random(2)))
+    while game.to_act(state):
+        events = game.timeout(state)
+    ended = events[-1] if events[-1].type == "HandEnded" else next(
+        e for e in events if e.type == "HandEnded")
+    summary = game.round_summary(state, ended)  # type: ignore[arg-type]
+    view = game.view(state, Viewer.superuser())
+    assert summary == {"button": view["button"], "board": view["hand"]["board"],
+                       "cards": {f"p{p['player']}": p["cards"] for p in view["hand"]["players"]}}
+    assert Game.round_summary(game, state, ended) == {  # type: ignore[arg-type]
+        "results": [r.to_json() for r in ended.results]}  # type: ignore[attr-defined]
 
 
 def test_duplicate_uniform_bots_sum_to_zero_for_holdem() -> None:
@@ -255,7 +289,6 @@ def test_an_economy_game_resets_chips_and_rotates_seats_through_the_contract() -
             return {"kind": "call", "side": "heads"}
 
     with registered():
-        assert type(match_ops(GAMES["toy_coin"])) is MatchOps
         bots: dict[str, Any] = {"heads": Heads(), **uniform(2)}
         result = play_match(bots, hands=300, seed=5, game="toy_coin", duplicate=True,
                             seat_options={"buy_in": 3})
