@@ -32,15 +32,31 @@ from . import selectors
 GENERIC_BOARD = "_generic"
 
 
+def _module_key(game: str, module: str) -> str:
+    """The folder of ``static/games/`` whose ``module`` (``board.js``, ``replay.js``)
+    a game uses: its own if it has one, else the generic one."""
+    key = game if re.fullmatch(r"[a-z0-9_]+", game or "") else GENERIC_BOARD
+    return key if finders.find(f"games/{key}/{module}") else GENERIC_BOARD
+
+
 @functools.cache
 def _board_files(game: str) -> tuple[str, str | None]:
     """The board module of a game (``static/games/<game>/board.js``, else the generic
     board) and its stylesheet if it has one, as static URLs."""
-    key = game if re.fullmatch(r"[a-z0-9_]+", game or "") else GENERIC_BOARD
-    if not finders.find(f"games/{key}/board.js"):
-        key = GENERIC_BOARD
+    key = _module_key(game, "board.js")
     css = f"games/{key}/board.css"
     return static(f"games/{key}/board.js"), static(css) if finders.find(css) else None
+
+
+@functools.cache
+def _replay_files(game: str) -> tuple[str, tuple[str, ...]]:
+    """The replay module of a game (``static/games/<game>/replay.js``, else the generic
+    replay) and the stylesheets it draws with (that folder's ``board.css`` and
+    ``replay.css``, those that exist), as static URLs."""
+    key = _module_key(game, "replay.js")
+    css = tuple(static(f"games/{key}/{name}") for name in ("board.css", "replay.css")
+                if finders.find(f"games/{key}/{name}"))
+    return static(f"games/{key}/replay.js"), css
 
 
 def _game_info(game: str) -> dict[str, Any]:
@@ -160,11 +176,27 @@ def _history(request: HttpRequest, hand_id: int) -> dict:  # type: ignore[type-a
 
 @login_required
 def replay(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """A finished round step by step: the replay shell (static/js/replay.js) with the
+    game's replay module, or the generic one (also with ``?board=generic``)."""
     history = _history(request, hand_id)
     obj = get_object_or_404(Table, pk=history["table"])
+    info = table_selectors.table_info(obj)
+    game_info = info.get("game_info") or _game_info(obj.game)
+    module = GENERIC_BOARD if request.GET.get("board") == "generic" else obj.game
+    replay_url, replay_css = _replay_files(module)
+    players = history["players"]
     return render(request, "tables/replay.html", {
-        "hand": history, "table": obj,
-        "config": {"hand": history, "info": table_selectors.table_info(obj)},
+        "hand": history, "table": obj, "replay_css": replay_css,
+        "round_name": game_info.get("round_name") or "round",
+        # The players panel shows a column only when some player has a value for it.
+        "show_stack": any(p.get("starting_stack") is not None for p in players),
+        "show_net": game_info.get("economy", True) or any(p.get("net") for p in players),
+        "show_score": any(p.get("score") is not None for p in players),
+        "config": {
+            "hand": history, "info": info, "game_info": game_info,
+            "replay_url": replay_url, "generic_replay_url": _replay_files(GENERIC_BOARD)[0],
+            "sees_everything": bool(getattr(request.user, "can_see_all_cards", False)),
+        },
     })
 
 
