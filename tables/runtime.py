@@ -374,8 +374,8 @@ class TableRun:
         row.save(update_fields=["disconnected_at", "sat_out_by_disconnect", "state"])
 
     def to_act(self) -> tuple[int, ...]:
-        """The seats that must move now."""
-        return self.status().to_act
+        """The seats that must move now (cheaper than the whole status)."""
+        return self.game.to_act(self.state)
 
     def _decide(self) -> bool:
         """Update the stored turn: deadline and decision version. True if a new turn began."""

@@ -91,7 +91,7 @@ def test_the_database_knows_what_was_shown_in_finished_and_running_hands(
         decision = legal["can_muck"] and not legal["can_fold"]
         if hand == first_hand:
             kind = "muck" if decision else "fold"
-        elif decision and any(p.detail.get("shown") for p in finished):
+        elif decision and any(p.detail.get("shown") for p in finished.all()):  # fresh query
             break
         elif decision:
             kind = "show"
