@@ -403,6 +403,11 @@ class Hand:
         acted = self.acted_at[i]
         return acted < 0 or self.current_bet - acted >= self.raise_size
 
+    @property
+    def formality(self) -> bool:
+        """True at a show-or-muck decision (after the betting): no choice that moves chips."""
+        return self.actor is not None and self.phase != _BETTING
+
     def legal_actions(self) -> LegalActions:
         """What the actor may do now (nothing when the hand is over)."""
         i = self.actor

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from engine.game import Event, Viewer, decision_view
+from engine.game import Event, Viewer
 
 if TYPE_CHECKING:
     from .runtime import TableRun
@@ -73,9 +73,10 @@ def turn_info(table: Any, now: datetime) -> Json | None:
 
 def your_turn(game: Any, state: Any, table: Any, now: datetime, seat: int) -> Json:
     """The decision for ``seat``: ``view`` is exactly what a house bot's ``act(view)``
-    receives (:func:`engine.game.decision_view`); ``moves`` the generic descriptors,
+    receives (:func:`engine.game.decision_view`, here through the game's cached
+    ``view_maker``, which gives the same dict); ``moves`` the generic descriptors,
     ``legal`` the game's own fields (poker: ``can_check``, ``min_raise_to``...)."""
-    view = decision_view(game, state, seat, time_left(table.deadline, now))
+    view = game.view_maker(state)(state, seat, time_left(table.deadline, now))
     return {
         "type": "your_turn",
         "table": table.pk,

@@ -25,14 +25,16 @@ def lock_row(model: type[M], pk: int, *, skip_locked: bool = False) -> M | None:
     return _fetch(model, pk, True, skip_locked)
 
 
-def get_row(model: type[M], pk: int) -> M | None:
-    return _fetch(model, pk, False, False)
+def get_row(model: type[M], pk: int, defer: tuple[str, ...] = ()) -> M | None:
+    """The row; the ``defer`` fields are left out (read by the ORM only if accessed)."""
+    return _fetch(model, pk, False, False, defer)
 
 
-def _fetch(model: type[M], pk: int, lock: bool, skip_locked: bool) -> M | None:
+def _fetch(model: type[M], pk: int, lock: bool, skip_locked: bool,
+           defer: tuple[str, ...] = ()) -> M | None:
     if not _in_range(model, pk):  # as the ORM: no such row, not a database error
         return None
-    sql, names, converters = _select(model, lock, skip_locked)
+    sql, names, converters = _select(model, lock, skip_locked, defer)
     with connection.cursor() as cursor:
         cursor.execute(sql, [pk])
         row = cursor.fetchone()
@@ -70,12 +72,12 @@ def update_row(obj: models.Model, fields: tuple[str, ...]) -> None:
 
 
 @cache
-def _select(model: type[models.Model], lock: bool,
-            skip_locked: bool) -> tuple[str, list[str], list[tuple[int, Any, list[Any]]]]:
+def _select(model: type[models.Model], lock: bool, skip_locked: bool,
+            defer: tuple[str, ...] = ()) -> tuple[str, list[str], list[tuple[int, Any, list[Any]]]]:
     """The statement, the field names in column order, and the converters per column."""
     quote = connection.ops.quote_name
     meta = model._meta
-    fields = list(meta.concrete_fields)
+    fields = [f for f in meta.concrete_fields if f.name not in defer]
     sql = (f"SELECT {', '.join(quote(f.column) for f in fields)} FROM {quote(meta.db_table)} "
            f"WHERE {quote(meta.pk.column)} = %s")
     if lock and connection.features.has_select_for_update:

@@ -54,6 +54,8 @@ RUNTIME_FIELDS = ("state", "version", "current_hand", "to_act_seat", "decision_v
                   "decision_key", "deadline", "bot_due", "status", "closed_at", "standings")
 MAX_ROUNDS_PER_COMMAND = 20  # rounds that end at once (all-in blinds) before anyone acts
 SPECTATOR = Viewer.spectator()
+# Columns of the running round that a command never reads (written once, or at the end).
+HAND_DEFER = ("start_state", "chance", "record")
 
 
 def conf(name: str) -> Any:
@@ -80,8 +82,8 @@ def locked_table(table_id: int, *, skip_locked: bool = False,
             raise TableError("table_not_found", f"There is no table {table_id}.")
         # The running round, in a statement of its own after the lock (never joined into
         # the locking query: tests/tables/test_turn_always_names_its_hand.py).
-        if table.current_hand_id is not None:
-            table.current_hand = rowsql.get_row(Hand, table.current_hand_id)
+        if table.current_hand_id is not None:  # (what only a replay reads stays behind)
+            table.current_hand = rowsql.get_row(Hand, table.current_hand_id, HAND_DEFER)
         yield TableRun(table, now or timezone.now())
 
 
@@ -101,6 +103,7 @@ class TableRun:
         self._cash_outs: list[tuple[str, int, int | None]] = []
         self._buy_ins: list[tuple[str, int, bool]] = []
         self._seated_now: set[str] = set()
+        self._hidden_changed = False  # the round's hidden-event list needs writing
         self._seat_rows_loaded: dict[int, Seat] | None = None
         self._seats_at_load = self._seat_signature()
 
@@ -199,6 +202,7 @@ class TableRun:
                     if audience is not None:  # stored with its public form (maybe none)
                         row.hidden.append([len(row.events) - 1, audience,
                                            self.game.project_event(event, SPECTATOR)])
+                        self._hidden_changed = True
             if isinstance(event, dict):
                 continue
             if isinstance(event, RoundEnded):
@@ -286,6 +290,8 @@ class TableRun:
         game, state, table = self.game, self.state, self.table
         for _ in range(MAX_ROUNDS_PER_COMMAND):
             if table.status in (TableStatus.CLOSED, TableStatus.FINISHED):
+                return
+            if game.to_act(state):  # a round is running (the cheap question first)
                 return
             status = game.status(state)
             if status.round is not None or status.over:
@@ -408,8 +414,9 @@ class TableRun:
         new_turn = self._decide()
         seats_changed = self._sync_seats()
         table = self.table
-        if self.hand_row is not None:
-            rowsql.update_row(self.hand_row, ("events", "hidden", "calls"))
+        if self.hand_row is not None:  # (private events come only when a round deals)
+            fields = ("events", "calls", "hidden") if self._hidden_changed else ("events", "calls")
+            rowsql.update_row(self.hand_row, fields)
         table.current_hand = self.hand_row
         table.state = self.game.dump(self.state)
         if bump:

@@ -230,10 +230,9 @@ class HoldemGame(Game):
         seat = state.to_act_seat
         if seat is None:
             return Status(round=state.hand_number)
-        legal = hand.legal_actions()
         return Status(round=state.hand_number, to_act=(seat,),
                       decision=f"{state.hand_number}:{len(hand.history)}",
-                      quick=legal.can_show and not legal.can_fold)
+                      quick=hand.formality)
 
     def to_act(self, state: TableState) -> tuple[int, ...]:
         """The actor's seat, if any: ``status(state).to_act`` without building a Status
