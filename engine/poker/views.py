@@ -3,10 +3,10 @@
 :class:`HoldemViews` is :func:`engine.game.decision_view` for one Hold'em table
 whose settings never change (batch matches build one view per decision). It
 caches the settings' JSON and the table name, which the projection would rebuild
-on every call, works out the legal actions once for ``legal``, ``moves`` and the
-hand's ``legal_actions``, and projects the hand for one seat without the general
-viewer checks. Its result is equal to ``decision_view``'s (tested on thousands of
-random situations).
+on every call, and works out the legal actions once for ``legal`` and ``moves``;
+the hand goes through the one projection (:func:`engine.projection.project_hand`).
+Its result is equal to ``decision_view``'s (tested on thousands of random
+situations).
 
 >>> from engine.cards import seeded_deck
 >>> from engine.game import decision_view
@@ -26,9 +26,8 @@ True
 from __future__ import annotations
 
 from engine.betting import NO_ACTIONS, LegalActions
-from engine.cards import HIDDEN, format_cards
-from engine.game import Json
-from engine.holdem import Hand
+from engine.game import Json, Viewer
+from engine.projection import project_hand
 from engine.table import TableState
 
 __all__ = ["HoldemViews", "legal_moves"]
@@ -84,52 +83,11 @@ class HoldemViews:
                                               "stack": s.stack, "status": s.status}
                       for i, s in enumerate(state.seats)],
             "to_act_seat": to_act,
-            "hand": None if hand is None else _project_hand(hand, seat, state.positions,
-                                                            actor, legal),
+            "hand": None if hand is None else project_hand(hand, Viewer.of(seat),
+                                                           state.positions),
             "seat": seat,
             "legal": legal,
             "moves": legal_moves(actions),
             "time_left": time_left,
         }
         return view
-
-
-def _project_hand(hand: Hand, seat: int, labels: list[int], actor: int | None,
-                  legal: Json) -> Json:
-    """``engine.projection.project_hand(hand, Viewer.of(seat), labels)``; ``actor`` is
-    ``hand.actor``, ``legal`` ``seat``'s legal actions as JSON (the hand's own when
-    ``seat`` is the actor)."""
-    holes = hand.hole_cards
-    shown, folded = hand.shown, hand.folded
-    stacks, bets = hand.stacks, hand.bets
-    players = []
-    for position, label in enumerate(labels):
-        cards = holes[position]
-        players.append({
-            "player": label,
-            "position": position,
-            "stack": stacks[position],
-            "bet": bets[position],
-            "folded": folded[position],
-            "cards": (format_cards(cards) if label == seat or shown[position]
-                      else HIDDEN * len(cards)),
-        })
-    data: Json = {
-        "street": hand.street,
-        "board": format_cards(hand.board),
-        "pots": [{"amount": p.amount, "eligible": [labels[i] for i in p.eligible]}
-                 for p in hand.pots],
-        "players": players,
-        "actor": None if actor is None else labels[actor],
-        "is_over": hand.is_over,
-    }
-    if actor is not None and labels[actor] == seat:
-        data["legal_actions"] = dict(legal)
-    results = hand.results
-    if results is not None:
-        data["results"] = [
-            {"player": labels[r.position], "net": r.net, "won": r.won,
-             "shown": None if r.shown is None else format_cards(r.shown), "hand": r.hand}
-            for r in results
-        ]
-    return data
