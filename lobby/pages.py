@@ -18,8 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.models import Player
-from engine.errors import EngineError
-from engine.registry import GAMES, get_game
+from engine.registry import GAMES
 from research import selectors as research_selectors
 from research.services import update_stats
 from tables import selectors as table_selectors
@@ -60,10 +59,9 @@ def _replay_files(game: str) -> tuple[str, tuple[str, ...]]:
 
 
 def _game_info(game: str) -> dict[str, Any]:
-    try:
-        return get_game(game).info.to_json()
-    except EngineError:
-        return {"key": game, "title": game, "round_name": "round", "economy": True}
+    """The game's self-description; a stand-in for a game no longer registered."""
+    return table_selectors.game_info(game) or {
+        "key": game, "title": game, "round_name": "round", "economy": True}
 
 
 @login_required

@@ -57,7 +57,7 @@ def viewer_for(user: Any, seats: list[int], bot: Player | None = None) -> Viewer
     return Viewer.of(*seats)
 
 
-def _game_info(key: str) -> Json | None:
+def game_info(key: str) -> Json | None:
     """The game's self-description (``None`` if the game is no longer registered)."""
     try:
         return get_game(key).info.to_json()
@@ -70,7 +70,7 @@ def table_info(table: Table) -> Json:
     poker facts also flat, as protocol v1 clients read them)."""
     info = {
         "id": table.pk, "name": table.name, "game": table.game, "game_name": table.game_name,
-        "game_info": _game_info(table.game),
+        "game_info": game_info(table.game),
         "settings": table.settings, "facts": table.facts,
         "seats": table.seat_count, "turn_seconds": table.turn_seconds, "status": table.status,
         "standings": table.standings,
