@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    "axes",
     "accounts",
     "lobby",
     "tables",
@@ -69,6 +70,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it answers locked-out login attempts.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "pokersite.urls"
@@ -278,6 +282,12 @@ if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
     X_FRAME_OPTIONS = "DENY"
+
+# --- Content-Security-Policy and other response headers (docs/security.md)
+
+# --- Brute-force protection: logins and registration (docs/security.md)
+
+# --- Input bounds (docs/security.md)
 
 LOGGING = {
     "version": 1,
