@@ -19,7 +19,7 @@ from django.template.response import TemplateResponse
 from . import services
 from .errors import AccountsError
 from .forms import AdjustBalanceForm
-from .models import LedgerEntry, Player, User
+from .models import LedgerEntry, PersonalToken, Player, User
 
 
 @admin.register(User)
@@ -185,3 +185,15 @@ class LedgerEntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(PersonalToken)
+class PersonalTokenAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Superusers see and revoke (delete) personal tokens; the raw token is never stored."""
+
+    list_display = ["name", "owner", "scopes", "created_at", "last_used_at"]
+    search_fields = ["name", "owner__username"]
+    readonly_fields = ["owner", "name", "scopes", "created_at", "last_used_at"]
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False  # made by their owners, who see the raw token once

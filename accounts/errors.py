@@ -39,3 +39,15 @@ class PlayerDeleted(AccountsError):
 
 class InvalidAmount(AccountsError):
     code = "invalid_amount"
+
+
+class InvalidText(AccountsError):
+    """Text with a control character or a lone surrogate (docs/security.md, "Input bounds")."""
+
+    code = "invalid_text"
+
+
+class BalanceLimit(AccountsError):
+    """The balance would leave ``±MAX_BALANCE`` (accounts.services)."""
+
+    code = "balance_limit"

@@ -7,10 +7,17 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
+from engine.game import MAX_CHIPS
+
 from .models import User
 from .selectors import player_name_taken
 from .services import HOUSE_USERNAME
-from .validators import PLAYER_NAME_MAX, PLAYER_NAME_RULES, player_name_problem
+from .validators import (
+    PLAYER_NAME_MAX,
+    PLAYER_NAME_RULES,
+    player_name_problem,
+    validate_multiline_text,
+)
 
 
 class RegistrationForm(UserCreationForm):  # type: ignore[type-arg]
@@ -48,7 +55,8 @@ class PlayerNameForm(forms.Form):
 class BotForm(forms.Form):
     name = forms.CharField(max_length=PLAYER_NAME_MAX, help_text=PLAYER_NAME_RULES)
     description = forms.CharField(
-        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
+        validators=[validate_multiline_text],
     )
 
 
@@ -71,7 +79,9 @@ class DeleteAccountForm(forms.Form):
 
 
 class AdjustBalanceForm(forms.Form):
-    amount = forms.IntegerField(help_text="Chips to add (positive) or remove (negative); not 0.")
+    amount = forms.IntegerField(
+        min_value=-MAX_CHIPS, max_value=MAX_CHIPS,
+        help_text=f"Chips to add (positive) or remove (negative); not 0, at most {MAX_CHIPS}.")
     note = forms.CharField(max_length=200, help_text="Why: kept in the ledger.")
 
     def clean_amount(self) -> int:
@@ -79,3 +89,11 @@ class AdjustBalanceForm(forms.Form):
         if amount == 0:
             raise forms.ValidationError("An adjustment of 0 chips changes nothing.", code="zero")
         return amount
+
+
+class PersonalTokenForm(forms.Form):
+    name = forms.CharField(max_length=PLAYER_NAME_MAX, help_text="What the token is for, "
+                           "e.g. “deploy-script” (letters, digits, '_', '-', '.').")
+    scopes = forms.MultipleChoiceField(
+        choices=[("bots", "Manage my bots (create, new tokens, delete)")],
+        initial=["bots"], widget=forms.CheckboxSelectMultiple)

@@ -280,3 +280,34 @@ class LedgerEntry(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise AppendOnlyError("Ledger entries cannot be deleted; post a new adjustment instead.")
+
+
+class TokenScope(models.TextChoices):
+    """What a personal API token may do (docs/security.md, "Token scopes").
+
+    A bot token has the implicit scope ``play`` (its tables, matches, own profile and
+    statistics) and nothing else; managing bots needs the owner's session or a
+    personal token with ``bots``.
+    """
+
+    PLAY = "play", "Play as the bot (bot tokens only)"
+    BOTS = "bots", "Manage your bots: create, regenerate tokens, delete"
+
+
+class PersonalToken(models.Model):
+    """A user's API token for scripts that manage their bots. Stored as a SHA-256
+    hash like bot tokens (:mod:`accounts.tokens`); the raw token is shown once."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                              related_name="personal_tokens")
+    name = models.CharField(max_length=60)
+    scopes = models.JSONField(default=list)  # TokenScope values, never "play"
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({', '.join(self.scopes)})"

@@ -14,17 +14,41 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from .errors import InvalidAmount, InvalidName, NameTaken, NotAllowed, PlayerDeleted, PlayerSeated
-from .models import LedgerEntry, LedgerKind, Player, PlayerKind, Role, User
+from engine.game import MAX_CHIPS
+
+from . import credentials
+from .errors import (
+    BalanceLimit,
+    InvalidAmount,
+    InvalidName,
+    InvalidText,
+    NameTaken,
+    NotAllowed,
+    PlayerDeleted,
+    PlayerSeated,
+)
+from .models import (
+    LedgerEntry,
+    LedgerKind,
+    PersonalToken,
+    Player,
+    PlayerKind,
+    Role,
+    TokenScope,
+    User,
+)
 from .selectors import player_is_seated, player_name_taken
-from .tokens import generate_token, hash_token
-from .validators import player_name_problem
+from .tokens import PERSONAL_PREFIX, generate_token, hash_token
+from .validators import player_name_problem, text_problem
 
 # ---------------------------------------------------------------------------
 # Users and players
 
 
 def _check_new_name(name: str, *, current: Player | None = None) -> None:
+    problem = text_problem(name)  # a control character: invalid_text, as for any text
+    if problem:
+        raise InvalidText(problem)
     problem = player_name_problem(name)
     if problem:
         raise InvalidName(problem)
@@ -72,6 +96,9 @@ def create_bot(*, owner: User, name: str, description: str = "") -> tuple[Player
     if not owner.can_manage_bots:
         raise NotAllowed("Only testers and superusers may create bots.")
     _check_new_name(name)
+    problem = text_problem(description, multiline=True)
+    if problem:
+        raise InvalidText(problem)
     raw = generate_token()
     bot = Player(
         owner=owner,
@@ -98,6 +125,7 @@ def regenerate_bot_token(bot: Player) -> str:
     bot.token_hash = hash_token(raw)
     bot.token_created_at = timezone.now()
     bot.save(update_fields=["token_hash", "token_created_at"])
+    credentials.bot_revoked(bot.pk)
     return raw
 
 
@@ -123,6 +151,8 @@ def _soft_delete(player: Player) -> None:
     player.token_hash = None
     player.deleted_at = timezone.now()
     player.save(update_fields=["owner", "token_hash", "deleted_at"])
+    if player.is_bot:
+        credentials.bot_revoked(player.pk, "bot_deleted")
 
 
 def delete_player(player: Player) -> None:
@@ -152,6 +182,7 @@ def delete_user(user: User) -> None:
     with transaction.atomic():
         for player in Player.objects.live().select_for_update().filter(owner=user):
             _soft_delete(player)
+        credentials.user_revoked(user.pk, "account_deleted")
         user.delete()
 
 
@@ -230,6 +261,13 @@ def adopt_house_bots() -> int:
 # Play money
 
 
+MAX_BALANCE = 1000 * MAX_CHIPS
+"""The most a balance may be, either way (10**15: inside the 64-bit column and the
+integers JavaScript reads exactly). Buy-ins and adjustments that would cross it are
+refused (``balance_limit``); a cash-out never is, nor a house bot's rebuy (a refused
+rebuy would stop its table; it would take a million maximal rebuys lost to matter)."""
+
+
 def post_ledger_entry(
     *,
     player: Player,
@@ -258,10 +296,20 @@ def post_ledger_entry(
     }[kind]
     if not sign_ok:
         raise InvalidAmount(f"{amount} chips is not a valid amount for a {kind.label.lower()}.")
+    # A buy-in or an adjustment is at most MAX_CHIPS, and keeps the balance within
+    # ±MAX_BALANCE. A cash-out gives back what a table held: never refused for its size
+    # (the chips would be stuck at the table).
+    if kind != LedgerKind.CASH_OUT and abs(amount) > MAX_CHIPS:
+        raise InvalidAmount(f"An amount is at most {MAX_CHIPS} chips; {amount} is not.")
     with transaction.atomic():
-        locked = Player.objects.select_for_update().only("pk", "deleted_at").get(pk=player.pk)
+        locked = (Player.objects.select_for_update()
+                  .only("pk", "deleted_at", "balance", "house_strategy").get(pk=player.pk))
         if locked.is_deleted:
             raise PlayerDeleted(f"The player “{player.name}” has been deleted.")
+        if (kind != LedgerKind.CASH_OUT and not locked.is_house
+                and not -MAX_BALANCE <= locked.balance + amount <= MAX_BALANCE):
+            raise BalanceLimit(f"A balance stays within ±{MAX_BALANCE} chips; this "
+                               f"{kind.label.lower()} would take it to {locked.balance + amount}.")
         entry = LedgerEntry.objects.create(
             player_id=player.pk,
             amount=amount,
@@ -317,3 +365,35 @@ def adjust(*, player: Player, amount: int, created_by: User, note: str = "") -> 
         note=note,
         created_by=created_by,
     )
+
+
+# ---------------------------------------------------------------------------
+# Personal API tokens (docs/security.md, "Token scopes")
+
+PERSONAL_SCOPES = (TokenScope.BOTS.value,)
+MAX_PERSONAL_TOKENS = 20
+
+
+def create_personal_token(*, owner: User, name: str, scopes: list[str]) -> tuple[
+        PersonalToken, str]:
+    """A new personal token of ``owner`` with ``scopes``; returns it and the raw token
+    (shown once; only its hash is stored)."""
+    scopes = sorted(set(scopes))
+    if not scopes or any(scope not in PERSONAL_SCOPES for scope in scopes):
+        raise NotAllowed(f"A personal token's scopes are some of: {', '.join(PERSONAL_SCOPES)}.")
+    if TokenScope.BOTS.value in scopes and not owner.can_manage_bots:
+        raise NotAllowed("Only testers and superusers may manage bots.")
+    problem = player_name_problem(name) if name else "Give the token a name."
+    if problem:
+        raise InvalidName(problem)
+    if PersonalToken.objects.filter(owner=owner).count() >= MAX_PERSONAL_TOKENS:
+        raise NotAllowed(f"At most {MAX_PERSONAL_TOKENS} personal tokens; revoke one first.")
+    raw = generate_token(PERSONAL_PREFIX)
+    token = PersonalToken.objects.create(owner=owner, name=name, scopes=scopes,
+                                         token_hash=hash_token(raw))
+    return token, raw
+
+
+def revoke_personal_token(token: PersonalToken) -> None:
+    """The token stops working at once (every request looks it up)."""
+    token.delete()

@@ -13,15 +13,18 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from .models import Player
+from django.utils import timezone
+
+from .models import PersonalToken, Player
 
 TOKEN_BYTES = 32
-TOKEN_PREFIX = "pkb_"
+TOKEN_PREFIX = "pkb_"  # a bot's token: it plays
+PERSONAL_PREFIX = "pkp_"  # a user's personal token: its scopes say what it may do
 
 
-def generate_token() -> str:
+def generate_token(prefix: str = TOKEN_PREFIX) -> str:
     """A new raw token; give it to the owner once and store only :func:`hash_token`."""
-    return TOKEN_PREFIX + secrets.token_urlsafe(TOKEN_BYTES)
+    return prefix + secrets.token_urlsafe(TOKEN_BYTES)
 
 
 def hash_token(raw: str) -> str:
@@ -42,3 +45,18 @@ def player_for_bot_token(raw: str) -> Player | None:
         .filter(token_hash=hash_token(raw), owner__is_active=True)
         .first()
     )
+
+
+def personal_token_for(raw: str) -> PersonalToken | None:
+    """The personal token ``raw`` of an active user, or None; notes when it was used
+    (at most once a minute, so a busy script does not write on every request)."""
+    if not raw.startswith(PERSONAL_PREFIX):
+        return None
+    token = (PersonalToken.objects.select_related("owner")
+             .filter(token_hash=hash_token(raw), owner__is_active=True).first())
+    if token is not None:
+        now = timezone.now()
+        if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
+            PersonalToken.objects.filter(pk=token.pk).update(last_used_at=now)
+            token.last_used_at = now
+    return token

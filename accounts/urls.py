@@ -30,5 +30,8 @@ urlpatterns = [
         views.bot_token_regenerate,
         name="bot_token_regenerate",
     ),
+    path("account/tokens/add/", views.personal_token_add, name="personal_token_add"),
+    path("account/tokens/<int:token_id>/revoke/", views.personal_token_revoke,
+         name="personal_token_revoke"),
     path("account/delete/", views.account_delete, name="account_delete"),
 ]

@@ -8,12 +8,14 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import patch_cache_control
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from . import services
+from . import services, throttle
 from .errors import AccountsError
-from .forms import BotForm, DeleteAccountForm, PlayerNameForm, RegistrationForm
-from .models import Player, User
+from .forms import BotForm, DeleteAccountForm, PersonalTokenForm, PlayerNameForm, RegistrationForm
+from .models import PersonalToken, Player, User
 from .permissions import right_required
 from .selectors import ledger_of, players_of
 
@@ -28,20 +30,39 @@ def register(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("account")
     form = RegistrationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            user = services.register_user(
-                username=form.cleaned_data["username"],
-                password=form.cleaned_data["password1"],
-                email=form.cleaned_data.get("email", ""),
-            )
-        except AccountsError as exc:
-            form.add_error("username", exc.message)
-        else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, f"Welcome, {user.username}! Your player is ready.")
-            return redirect("account")
+    if request.method == "POST":
+        # At most N accounts per client address and hour (accounts/throttle.py): checked
+        # before any validation, counted just before the account is made.
+        wait = throttle.registration_wait(request)
+        if not wait and form.is_valid():
+            wait = throttle.claim_registration(request)
+            if not wait:
+                try:
+                    user = services.register_user(
+                        username=form.cleaned_data["username"],
+                        password=form.cleaned_data["password1"],
+                        email=form.cleaned_data.get("email", ""),
+                    )
+                except AccountsError as exc:
+                    form.add_error("username", exc.message)
+                else:
+                    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                    messages.success(request, f"Welcome, {user.username}! Your player is ready.")
+                    return redirect("account")
+        if wait:
+            return _registration_throttled(request, wait)
     return render(request, "registration/register.html", {"form": form})
+
+
+def _registration_throttled(request: HttpRequest, wait: int) -> HttpResponse:
+    """The form again (what was typed, passwords excepted), 429 and why."""
+    form = RegistrationForm(initial={"username": request.POST.get("username", ""),
+                                     "email": request.POST.get("email", "")})
+    messages.error(request, "Too many accounts were registered from your address in the last "
+                            f"hour. Please try again in {throttle.wait_text(wait)}.")
+    response = render(request, "registration/register.html", {"form": form}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def _own_player(request: HttpRequest, player_id: int) -> Player:
@@ -55,6 +76,7 @@ def _account_page(
     *,
     player_form: PlayerNameForm | None = None,
     bot_form: BotForm | None = None,
+    token_form: PersonalTokenForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
     assert isinstance(request.user, User)
@@ -64,6 +86,8 @@ def _account_page(
         "ledger_page": page,
         "player_form": player_form or PlayerNameForm(),
         "bot_form": bot_form or BotForm(),
+        "token_form": token_form or PersonalTokenForm(),
+        "personal_tokens": PersonalToken.objects.filter(owner=request.user),
     }
     return render(request, "accounts/account.html", context, status=status)
 
@@ -120,6 +144,7 @@ def player_delete(request: HttpRequest, player_id: int) -> HttpResponse:
     return render(request, "accounts/player_delete.html", {"player": player})
 
 
+@never_cache  # the page shows a raw bot token: Cache-Control: no-store
 @require_POST
 @right_required("can_manage_bots")
 def bot_add(request: HttpRequest) -> HttpResponse:
@@ -139,6 +164,7 @@ def bot_add(request: HttpRequest) -> HttpResponse:
     return _account_page(request, bot_form=form, status=400)
 
 
+@never_cache  # the page shows a raw bot token: Cache-Control: no-store
 @require_POST
 @right_required("can_manage_bots")
 def bot_token_regenerate(request: HttpRequest, player_id: int) -> HttpResponse:
@@ -149,6 +175,34 @@ def bot_token_regenerate(request: HttpRequest, player_id: int) -> HttpResponse:
         messages.error(request, exc.message)
         return redirect("account")
     return render(request, "accounts/bot_token.html", {"bot": bot, "token": token, "new": True})
+
+
+@require_POST
+@right_required("can_manage_bots")
+def personal_token_add(request: HttpRequest) -> HttpResponse:
+    form = PersonalTokenForm(request.POST)
+    if form.is_valid():
+        try:
+            token, raw = services.create_personal_token(
+                owner=request.user,  # type: ignore[arg-type]
+                name=form.cleaned_data["name"], scopes=form.cleaned_data["scopes"])
+        except AccountsError as exc:
+            form.add_error("name", exc.message)
+        else:
+            response = render(request, "accounts/personal_token.html",
+                              {"personal": token, "token": raw})
+            patch_cache_control(response, no_store=True)  # a secret is on this page
+            return response
+    return _account_page(request, token_form=form, status=400)
+
+
+@require_POST
+@login_required
+def personal_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    token = get_object_or_404(PersonalToken, pk=token_id, owner=request.user)
+    services.revoke_personal_token(token)
+    messages.success(request, f"The token “{token.name}” was revoked.")
+    return redirect("account")
 
 
 @login_required

@@ -27,9 +27,13 @@ TABLE_STATUS = {
     "not_allowed": 403, "not_your_player": 403, "not_your_seat": 403,
     "malformed_message": 400, "unknown_type": 400, "bad_action": 400, "bad_amount": 400,
     "bad_seat": 400, "bad_settings": 400, "bad_name": 400, "unexpected_amount": 400,
-    "seat_required": 400, "rate_limited": 429,
+    "seat_required": 400, "rate_limited": 429, "invalid_text": 400,
 }
-ACCOUNTS_STATUS = {"not_allowed": 403, "invalid_name": 400, "invalid_amount": 400}
+ACCOUNTS_STATUS = {"not_allowed": 403, "invalid_name": 400, "invalid_amount": 400,
+                   "invalid_text": 400}
+# Field errors about text that cannot be stored (control characters, NUL, lone
+# surrogates): the whole refusal is ``invalid_text`` when they are its only reason.
+TEXT_CODES = {"invalid_text", "null_characters_not_allowed", "surrogate_characters_not_allowed"}
 
 DRF_CODES = {
     exceptions.ParseError: "malformed_request",
@@ -69,6 +73,21 @@ def error_body(code: str, message: str, details: dict[str, Any] | None = None) -
     return {"error": {"code": code, "message": message, "details": details or {}}}
 
 
+def request_too_large(limit: int) -> ApiError:
+    """A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``: ``413 request_too_large``."""
+    return ApiError("request_too_large", f"A request body is at most {limit} bytes.", 413,
+                    {"max_bytes": limit})
+
+
+def _codes(codes: Any) -> set[str]:
+    """Every field error code of a ValidationError's ``get_codes()``, flattened."""
+    if isinstance(codes, dict):
+        return set().union(*(_codes(c) for c in codes.values())) if codes else set()
+    if isinstance(codes, list | tuple):
+        return set().union(*(_codes(c) for c in codes)) if codes else set()
+    return {str(codes)}
+
+
 def _message(detail: Any) -> str:
     if isinstance(detail, list | tuple) and detail:
         return _message(detail[0])
@@ -104,6 +123,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             details = {"fields": exc.detail} if isinstance(exc.detail, dict) else {
                 "errors": exc.detail}
             message = "The request is not valid: " + _message(exc.detail)
+            found = _codes(exc.get_codes())
+            if found and found <= TEXT_CODES:
+                code = "invalid_text"
         elif isinstance(exc, exceptions.AuthenticationFailed):
             codes = exc.get_codes()
             code = codes if isinstance(codes, str) and codes != "authentication_failed" \
@@ -111,6 +133,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             message = _message(exc.detail)
         else:
             message = _message(exc.detail)
+        if isinstance(exc, exceptions.PermissionDenied) and exc.get_codes() == "token_scope":
+            code = "token_scope"  # accounts.authentication.TokenScopes
         if isinstance(exc, exceptions.Throttled):
             wait = max(1, math.ceil(exc.wait or 1))
             details = {"scope": getattr(exc, "scope", "default"), "wait_seconds": wait}

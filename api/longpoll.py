@@ -15,6 +15,7 @@ database every ``POLL_SECONDS``: the database stays the source of truth.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -32,6 +33,7 @@ from accounts.models import Player
 from tables import fanout, selectors
 from tables.errors import TableError
 from tables.models import Table
+from tables.outage import LAYER_TIMEOUT
 
 from . import serializers as s
 from .errors import exception_handler
@@ -122,8 +124,12 @@ async def wait_until(table_id: int, since: int, timeout: float) -> int:
     layer = get_channel_layer()
     channel = group = None
     if layer is not None:
-        channel, group = await layer.new_channel("longpoll."), fanout.public_group(table_id)
-        await layer.group_add(group, channel)
+        group = fanout.public_group(table_id)
+        try:
+            channel = await asyncio.wait_for(layer.new_channel("longpoll."), LAYER_TIMEOUT)
+            await asyncio.wait_for(layer.group_add(group, channel), LAYER_TIMEOUT)
+        except Exception:  # the channel layer is away (Redis): poll the database only
+            channel = None
     try:
         while version <= since and (left := deadline - loop.time()) > 0:
             step = min(left, POLL_SECONDS)
@@ -137,10 +143,13 @@ async def wait_until(table_id: int, since: int, timeout: float) -> int:
                         continue
                 except TimeoutError:
                     pass
+                except Exception:  # the channel layer went away: poll the database only
+                    await asyncio.sleep(step)
             version = await db(table_version, table_id)
     finally:
         if channel is not None:
-            await layer.group_discard(group, channel)
+            with contextlib.suppress(Exception):  # best effort: a stale member expires
+                await asyncio.wait_for(layer.group_discard(group, channel), LAYER_TIMEOUT)
     return version
 
 

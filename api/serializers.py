@@ -7,10 +7,11 @@ from typing import Any
 
 from rest_framework import serializers
 
-from accounts.validators import PLAYER_NAME_MAX
+from accounts.validators import PLAYER_NAME_MAX, validate_multiline_text, validate_plain_text
+from engine.game import MAX_CHIPS  # no amount above this (docs/security.md, "Input bounds")
 from engine.registry import GAMES
 
-MAX_CHIPS = 10**12  # no amount above this (the database holds 64-bit integers)
+MAX_BLIND = MAX_CHIPS // 100  # Hold'em's largest blind or ante (its settings schema)
 
 
 class ErrorDetailSerializer(serializers.Serializer):
@@ -150,7 +151,7 @@ class TableCreateSerializer(serializers.Serializer):
     """``{"name", "game", "settings", "turn_seconds"}``; or, for Hold'em, the flat fields
     of the first API version instead of ``settings``."""
 
-    name = serializers.CharField(max_length=80)
+    name = serializers.CharField(max_length=80, validators=[validate_plain_text])
     game = serializers.ChoiceField(
         choices=[], default="holdem",
         help_text="A game's key from `GET /api/v1/games/` (default `holdem`).")
@@ -162,11 +163,11 @@ class TableCreateSerializer(serializers.Serializer):
     turn_seconds = serializers.IntegerField(min_value=3, max_value=3600, required=False)
     structure = serializers.ChoiceField(choices=["NL", "PL", "FL"], required=False,
                                         help_text="Hold'em, without `settings` (default NL).")
-    small_blind = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS // 1000,
+    small_blind = serializers.IntegerField(min_value=1, max_value=MAX_BLIND,
                                            required=False, help_text="Hold'em (default 1).")
-    big_blind = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS // 1000,
+    big_blind = serializers.IntegerField(min_value=1, max_value=MAX_BLIND,
                                          required=False, help_text="Hold'em (default 2).")
-    ante = serializers.IntegerField(min_value=0, max_value=MAX_CHIPS // 1000, required=False,
+    ante = serializers.IntegerField(min_value=0, max_value=MAX_BLIND, required=False,
                                     help_text="Hold'em (default 0).")
     seats = serializers.IntegerField(min_value=2, max_value=10, required=False,
                                      help_text="Hold'em (default 6).")
@@ -251,9 +252,9 @@ class BotSerializer(serializers.Serializer):
 
 
 class BotCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=PLAYER_NAME_MAX)
+    name = serializers.CharField(max_length=PLAYER_NAME_MAX, validators=[validate_plain_text])
     description = serializers.CharField(max_length=2000, required=False, default="",
-                                        allow_blank=True)
+                                        allow_blank=True, validators=[validate_multiline_text])
 
 
 class BotTokenSerializer(BotSerializer):

@@ -26,7 +26,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import services as accounts_services
-from accounts.models import Player, PlayerKind
+from accounts.authentication import TokenScopes
+from accounts.models import Player, PlayerKind, TokenScope
 from accounts.permissions import CanCreateTables, CanManageBots
 from engine.game import Game
 from engine.registry import GAMES
@@ -76,15 +77,31 @@ def int_param(request: Request, name: str, *, minimum: int = 0,
 
 
 class ApiView(APIView):
-    """Base: per-scope throttling whose 429 says which scope was hit."""
+    """Base: per-scope throttling whose 429 says which scope was hit, and the token
+    scope every view needs (``token_scope``: ``play`` unless it says otherwise;
+    :class:`accounts.authentication.TokenScopes`)."""
 
     throttle_classes = [ScopeThrottle]
     throttle_scope = "default"
+    token_scope: str | None = TokenScope.PLAY.value
+
+    def get_permissions(self) -> list[Any]:
+        return [TokenScopes(), *super().get_permissions()]
 
     def check_throttles(self, request: Request) -> None:
         for throttle in self.get_throttles():
             if not throttle.allow_request(request, self):
                 raise ScopedThrottled(throttle.wait(), getattr(throttle, "scope", "default"))
+
+    def finalize_response(self, request: Request, response: HttpResponse, *args: Any,
+                          **kwargs: Any) -> HttpResponse:
+        """Every API answer, errors included, is ``Cache-Control: no-store``: some carry
+        a raw bot token (creating a bot, a new token) and none is for a shared cache."""
+        from django.utils.cache import patch_cache_control
+
+        response = super().finalize_response(request, response, *args, **kwargs)
+        patch_cache_control(response, no_store=True)
+        return response
 
 
 class Pages(PageNumberPagination):
@@ -97,11 +114,14 @@ class Pages(PageNumberPagination):
 
 
 class MeView(ApiView):
+    token_scope = None  # every token may ask who it is
     @extend_schema(summary="Who am I", responses={200: s.MeSerializer, **errors()},
                    tags=["account"])
     def get(self, request: Request) -> Response:
         user, bot = request.user, acting_bot(request)
-        players = Player.objects.live().filter(owner=user).order_by("-kind", "name")
+        # A bot token sees its own profile only, not its owner's other players.
+        players = ([bot] if bot is not None else
+                   Player.objects.live().filter(owner=user).order_by("-kind", "name"))
         return Response({
             "username": user.username,
             "role": user.get_role_display(),
@@ -256,7 +276,8 @@ def filter_tables(request: Request) -> QuerySet[Table]:
         tables = tables.filter(seats__player__name__iexact=params["player"])
     if params.get("stakes"):
         small, slash, big = params["stakes"].partition("/")
-        if not slash or not small.strip().isdigit() or not big.strip().isdigit():
+        if not slash or not all(part.strip().isascii() and part.strip().isdigit()
+                                and len(part.strip()) <= 13 for part in (small, big)):
             raise ApiError("invalid_request", "stakes is written small/big, e.g. 1/2.")
         tables = tables.filter(small_blind=int(small), big_blind=int(big))
     for name, field in (("small_blind", "small_blind"), ("big_blind", "big_blind"),
@@ -488,6 +509,7 @@ def own_bot(request: Request, bot_id: int) -> Player:
 
 class BotsView(ApiView):
     permission_classes = [CanManageBots]
+    token_scope = TokenScope.BOTS.value
 
     def get_throttles(self) -> list[Any]:
         self.throttle_scope = "create" if self.request.method == "POST" else "default"
@@ -513,6 +535,7 @@ class BotsView(ApiView):
 
 class BotView(ApiView):
     permission_classes = [CanManageBots]
+    token_scope = TokenScope.BOTS.value
 
     @extend_schema(summary="One of your bots", responses={200: s.BotSerializer, **errors(403, 404)},
                    tags=["bots"])
@@ -528,6 +551,7 @@ class BotView(ApiView):
 
 class BotTokenView(ApiView):
     permission_classes = [CanManageBots]
+    token_scope = TokenScope.BOTS.value
     throttle_scope = "create"
 
     @extend_schema(summary="Regenerate a bot's token (the old one stops working)", request=None,

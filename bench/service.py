@@ -11,8 +11,10 @@ runs for a bot's ``act`` (fan-out messages are built but only collected, not
 sent). Reported per action: wall time, queries. Reference measured in the same
 run on the same connection: a bare transaction that locks the table row, reads
 it and writes it back (``SELECT … FOR UPDATE`` + ``UPDATE``) — the floor of any
-single-writer design that keeps the table in the database. The tables are
-closed and the bots deleted at the end.
+single-writer design that keeps the table in the database. Also measured: the
+credential check a websocket runs before every command (``accounts.credentials``:
+is the bot's token still the one it connected with?), as a share of an action.
+The tables are closed and the bots deleted at the end.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ def main() -> None:
     django.setup()
     from django.db import connection, transaction
 
+    from accounts.credentials import Credential
     from accounts.models import Player
     from tables import fanout, services
     from tables.management.commands.loadtest_setup import provision
@@ -114,6 +117,9 @@ def main() -> None:
         reads, read_queries = measure(lambda t: Table.objects.get(pk=t), args.seconds / 4)
         acts, act_queries = measure(act_once, args.seconds)
         floors, floor_queries = measure(floor_once, args.seconds / 2)
+        by_table = {t["id"]: Credential.of(bots[t["bots"][0]["id"]].owner,
+                                           bots[t["bots"][0]["id"]]) for t in data["tables"]}
+        checks, check_queries = measure(lambda t: by_table[t].valid(), args.seconds / 4)
     finally:
         Table.objects.filter(pk__in=tables).update(status="closed")
     read_ms = statistics.mean(reads) * 1000
@@ -126,6 +132,10 @@ def main() -> None:
     print(f"{'services.execute act':34} {act_ms:10.3f} {1000 / act_ms:10.0f} "
           f"{act_queries / len(acts) - read_queries / len(reads):8.1f} "
           f"{act_ms / floor_ms:6.1f}x")
+    check_ms = statistics.mean(checks) * 1000
+    print(f"{'credential check (per command)':34} {check_ms:10.3f} {1000 / check_ms:10.0f} "
+          f"{check_queries / len(checks):8.1f} {check_ms / floor_ms:6.1f}x"
+          f"   = {100 * check_ms / act_ms:.1f} % of an action")
 
 
 if __name__ == "__main__":

@@ -135,6 +135,11 @@ class WebsocketClient:
 
     ``path`` picks another websocket of the server, e.g. a batch match's
     ``/ws/matches/<id>/`` (see :meth:`for_match`).
+
+    ``version`` is the highest table version that arrived (``snapshot``, ``events``).
+    A ``pong`` carries the table's committed version: when it is ahead, messages were
+    lost on the way (the server could not deliver them), so the client asks for a
+    snapshot by itself (counted in ``resyncs``) and the caller gets it as usual.
     """
 
     def __init__(self, server: str, token: str, table_id: int | None = None, *,
@@ -146,6 +151,8 @@ class WebsocketClient:
         self.connection: Any = None
         self._closing = contextlib.ExitStack()
         self.sent = 0
+        self.version = 0
+        self.resyncs = 0
 
     @classmethod
     def for_match(cls, server: str, token: str, match_id: int) -> WebsocketClient:
@@ -187,7 +194,22 @@ class WebsocketClient:
                 continue
             except (ConnectionClosed, OSError) as error:
                 raise ConnectionLost(str(error)) from None
-            yield json.loads(text)
+            message = json.loads(text)
+            if isinstance(message, dict):
+                self.noticed(message)
+            yield message
+
+    def noticed(self, message: Json) -> None:
+        """Track the version; a ``pong`` ahead of it asks for a snapshot (a silent gap)."""
+        version = message.get("version")
+        if type(version) is not int:
+            return
+        kind = message.get("type")
+        if kind in ("snapshot", "events"):
+            self.version = max(self.version, version)
+        elif kind == "pong" and version > self.version:
+            self.resyncs += 1
+            self.send({"type": "snapshot"})
 
     def close(self) -> None:
         if self.connection is not None:

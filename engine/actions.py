@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine.errors import MalformedAction
+from engine.game import MAX_CHIPS
 
 
 class ActionKind(StrEnum):
@@ -43,7 +44,7 @@ class Action:
     >>> Action.bet(-1)
     Traceback (most recent call last):
     ...
-    engine.errors.MalformedAction: The amount must be a positive whole number of chips.
+    engine.errors.MalformedAction: The amount must be a whole number of chips, 1 to 1000000000000.
     """
 
     kind: ActionKind
@@ -52,9 +53,9 @@ class Action:
     def __post_init__(self) -> None:
         if self.kind in _SIZED:
             amount = self.amount
-            if type(amount) is not int or amount <= 0:
+            if type(amount) is not int or not 0 < amount <= MAX_CHIPS:
                 raise MalformedAction(
-                    "bad_amount", "The amount must be a positive whole number of chips."
+                    "bad_amount", f"The amount must be a whole number of chips, 1 to {MAX_CHIPS}."
                 )
         elif self.amount is not None:
             raise MalformedAction("unexpected_amount", f"A {self.kind} takes no amount.")

@@ -47,11 +47,18 @@ from engine.errors import IllegalAction, MalformedAction
 Json = dict[str, Any]
 
 __all__ = [
-    "BuyIn", "CameBack", "CashOut", "Event", "Game", "GameEnded", "GameInfo", "Json",
-    "RoundEnded", "RoundStarted", "SeatFreed", "SeatInfo", "SeatResult", "SeatTaken",
+    "MAX_CHIPS", "BuyIn", "CameBack", "CashOut", "Event", "Game", "GameEnded", "GameInfo",
+    "Json", "RoundEnded", "RoundStarted", "SeatFreed", "SeatInfo", "SeatResult", "SeatTaken",
     "Standing", "Status", "TimedOut", "ViewFn", "Viewer", "WentAway", "check_move",
     "decision_view", "move", "number", "options", "random_move", "subset",
 ]
+
+MAX_CHIPS = 10**12
+"""The most chips any one amount may be: a buy-in, a bet or raise, chips added, a
+table setting (blinds, buy-in limits), a ledger entry. Every game and the platform
+refuse more (docs/security.md, "Input bounds"). A table holds at most a few times
+this (ten seats), far inside the 64-bit database columns (9.2e18) and inside the
+integers JavaScript clients read exactly (2**53 ≈ 9.0e15)."""
 
 
 # ------------------------------------------------------------------ viewers
@@ -362,9 +369,9 @@ def check_move(specs: Sequence[Json], data: Any) -> None:
         if param["type"] == "number":
             if type(value) is not int:
                 raise MalformedAction("malformed_action", f"{name} must be a whole number.")
-            if not param["min"] <= value <= param["max"]:
-                raise IllegalAction("illegal_amount",
-                                    f"{name} must be between {param['min']} and {param['max']}.")
+            low, high = max(param["min"], -MAX_CHIPS), min(param["max"], MAX_CHIPS)
+            if not low <= value <= high:  # never beyond MAX_CHIPS, whatever the game says
+                raise IllegalAction("illegal_amount", f"{name} must be between {low} and {high}.")
         elif param["type"] == "choice":
             if value not in param["options"]:
                 raise IllegalAction("illegal_action", f"{name}: {value!r} is not an option.")

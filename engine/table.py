@@ -46,7 +46,7 @@ from engine.events import (
     PlayerWaitingForBB,
     relabel,
 )
-from engine.game import SeatResult
+from engine.game import MAX_CHIPS, SeatResult
 from engine.holdem import Hand, HandSetup
 from engine.naming import game_name
 from engine.projection import Viewer, project_table
@@ -56,15 +56,22 @@ STATUSES = (PLAYING, SITTING_OUT, WAITING_FOR_BB, NEW)
 TIMEOUTS_BEFORE_SIT_OUT = 2
 
 
-def _whole(name: str, value: Any, low: int = 0) -> int:
-    if type(value) is not int or value < low:
-        raise MalformedAction("bad_settings", f"{name} must be a whole number >= {low}.")
+MAX_BLIND = MAX_CHIPS // 100
+"""The largest blind or ante: the default buy-ins (20 and 100 big blinds) stay within
+:data:`~engine.game.MAX_CHIPS`, the largest buy-in limit."""
+
+
+def _whole(name: str, value: Any, low: int = 0, high: int = MAX_CHIPS) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise MalformedAction("bad_settings",
+                              f"{name} must be a whole number from {low} to {high}.")
     return value
 
 
 @dataclass(frozen=True, slots=True)
 class TableSettings:
-    """Validated table settings; buy-in limits default per the rules.
+    """Validated table settings; buy-in limits default per the rules. Blinds and the
+    ante are at most :data:`MAX_BLIND`, buy-in limits at most ``MAX_CHIPS``.
 
     >>> TableSettings(structure="NL", small_blind=1, big_blind=2).max_buy_in
     200
@@ -83,9 +90,9 @@ class TableSettings:
     def __post_init__(self) -> None:
         if self.structure not in STRUCTURES:
             raise MalformedAction("bad_settings", f"Unknown structure {self.structure!r}.")
-        _whole("small_blind", self.small_blind, 1)
-        _whole("big_blind", self.big_blind, self.small_blind)
-        _whole("ante", self.ante)
+        _whole("small_blind", self.small_blind, 1, MAX_BLIND)
+        _whole("big_blind", self.big_blind, self.small_blind, MAX_BLIND)
+        _whole("ante", self.ante, 0, MAX_BLIND)
         if not 2 <= _whole("seats", self.seats) <= 10:
             raise MalformedAction("bad_settings", "A table has 2 to 10 seats.")
         if not self.min_buy_in:
@@ -174,18 +181,20 @@ class TableState:
     def _add_pending(self, seat: int, occupant: Seat) -> list[Event]:
         """Chips asked for during the hand, capped by what the maximum allows now."""
         wanted, occupant.pending_chips = occupant.pending_chips, 0
-        room = self.settings.max_buy_in
-        amount = wanted if room is None else min(wanted, max(0, room - occupant.stack))
+        room = self.settings.max_buy_in or MAX_CHIPS
+        amount = min(wanted, max(0, room - occupant.stack))
         if not amount:
             return []
         occupant.stack += amount
         return [ChipsAdded(seat, occupant.player_id, amount)]
 
     def _check_buy_in(self, total: int) -> None:
-        settings = self.settings
-        if settings.max_buy_in is not None and total > settings.max_buy_in:
+        """Never above the table's maximum, nor above ``MAX_CHIPS`` (also where the
+        table has no maximum: fixed limit by default)."""
+        most = self.settings.max_buy_in or MAX_CHIPS
+        if total > most:
             raise IllegalAction("above_max_buy_in",
-                                f"The most you may have at this table is {settings.max_buy_in}.")
+                                f"The most you may have at this table is {most}.")
 
     def sit(self, seat: int, player: str, buy_in: int, wait_for_bb: bool = False) -> list[Event]:
         """Take a free seat with ``buy_in`` chips; by default post a big blind to join."""

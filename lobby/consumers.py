@@ -1,7 +1,10 @@
 """``/ws/lobby/``: a thin consumer that forwards ``lobby`` group messages.
 
 Authenticated by session (the websocket router checks the Origin); it only
-listens, clients then refresh the table list over HTTP.
+listens, clients then refresh the table list over HTTP. The only message it
+answers is ``ping``, rate-limited like every websocket (docs/protocol.md, "Limits");
+a client that keeps flooding after being told is disconnected (4429). It closes at
+once when its session ends (:mod:`accounts.credentials`); it carries nothing private.
 """
 
 from __future__ import annotations
@@ -10,26 +13,55 @@ import json
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
+from accounts.credentials import Credential
 from tables.fanout import LOBBY_GROUP as GROUP
-from tables.wire import LoopDispatch
+from tables.outage import LayerGuard
+from tables.wire import LoopDispatch, TokenBucket
+
+FLOOD_CLOSE_AFTER = 50  # refused messages in a row before the connection is closed
 
 
-class LobbyConsumer(LoopDispatch, AsyncWebsocketConsumer):
+class LobbyConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
+        credential = Credential.of(user, None, self.scope.get("session"))
+        if credential is None:
             await self.close(code=4401)
             return
-        await self.channel_layer.group_add(GROUP, self.channel_name)
+        conf = settings.TABLES
+        self.bucket = TokenBucket(conf["RATE_PER_SECOND"], conf["RATE_BURST"])
+        self.refused = 0
+        self.groups_joined: list[str] = []
+        if not await self.join_groups([GROUP, *credential.groups], self.groups_joined,
+                                      accepted=False):
+            return  # the channel layer is down: refused with "unavailable", 1013
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(GROUP, self.channel_name)
+        await self.leave_groups(getattr(self, "groups_joined", []))  # best effort
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if text_data and '"ping"' in text_data[:40]:
-            await self.send(text_data=json.dumps({"type": "pong"}))
+        if not self.bucket.take():
+            self.refused += 1
+            if self.refused == 1:  # said once; the rest of a flood is dropped unanswered
+                await self.send_json({"type": "error", "code": "rate_limited",
+                                      "message": "Too many messages; slow down."})
+            elif self.refused >= FLOOD_CLOSE_AFTER:
+                await self.close(code=4429)
+            return
+        self.refused = 0
+        if text_data and len(text_data) <= 200 and '"ping"' in text_data:
+            await self.send_json({"type": "pong"})
+
+    async def send_json(self, data: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(data, separators=(",", ":")))
 
     async def lobby_message(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])
+
+    async def auth_revoked(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "error", "code": "session_ended",
+                              "message": "Your session has ended; log in again."})
+        await self.close(code=4401)

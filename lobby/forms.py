@@ -8,11 +8,13 @@ Django field per property of the chosen game's schema, converted by type:
 ========================  =====================================================
 schema                    field (value sent to the engine)
 ========================  =====================================================
-``integer``               whole number within ``minimum``/``maximum``; empty:
-                          left out (the engine's default)
+``integer``               whole number within ``minimum``/``maximum`` (never
+                          beyond ±``MAX_CHIPS``); empty: left out (the engine's
+                          default)
 ``["integer", "null"]``   the same; empty: ``None``
 ``string`` + ``enum``     a choice (``enumTitles`` names the options)
-``string``                text (``maxLength``)
+``string``                one line of text (``maxLength``, else 200; no control
+                          characters)
 ``boolean``               a checkbox
 ========================  =====================================================
 
@@ -35,6 +37,8 @@ from typing import Any
 from django import forms
 from django.forms.boundfield import BoundField
 
+from accounts.validators import validate_plain_text
+from engine.game import MAX_CHIPS
 from engine.registry import GAMES
 
 Json = dict[str, Any]
@@ -83,16 +87,19 @@ def schema_field(name: str, spec: Json, required: bool) -> forms.Field:
             required="null" not in types, **common)
     if "boolean" in types:
         return forms.BooleanField(required=False, **common)
+    # Input bounds (docs/security.md): no number beyond ±MAX_CHIPS, whatever the schema.
+    low = max(spec.get("minimum", -MAX_CHIPS), -MAX_CHIPS)
+    high = min(spec.get("maximum", MAX_CHIPS), MAX_CHIPS)
     if "integer" in types:
-        field = forms.IntegerField(min_value=spec.get("minimum"), max_value=spec.get("maximum"),
+        field = forms.IntegerField(min_value=low, max_value=high,
                                    required=required and "null" not in types, **common)
         field.widget.attrs["inputmode"] = "numeric"
         return field
     if "number" in types:
-        return forms.FloatField(min_value=spec.get("minimum"), max_value=spec.get("maximum"),
+        return forms.FloatField(min_value=low, max_value=high,
                                 required=required and "null" not in types, **common)
-    return forms.CharField(max_length=spec.get("maxLength"), required=required,
-                           strip=True, **common)
+    return forms.CharField(max_length=spec.get("maxLength", 200), required=required,
+                           strip=True, validators=[validate_plain_text], **common)
 
 
 def _enum_coercer(values: list[Any]) -> Callable[[str], Any]:
@@ -118,7 +125,8 @@ class CreateTableForm(forms.Form):
     """``CreateTableForm(data)``: the fields of the game ``data["game"]`` (else the
     default game). :meth:`settings` is what goes to ``create_table``."""
 
-    name = forms.CharField(max_length=80, help_text="Unique, shown in the lobby.")
+    name = forms.CharField(max_length=80, help_text="Unique, shown in the lobby.",
+                           validators=[validate_plain_text])
     game = forms.ChoiceField(label="Game")
     # The game whose settings fields were on the page when it was submitted: the
     # game selector changed without JavaScript means "show that game's fields".

@@ -4,7 +4,6 @@ the leaderboards."""
 from __future__ import annotations
 
 import functools
-import json
 import re
 from datetime import datetime
 from typing import Any
@@ -25,6 +24,7 @@ from tables import selectors as table_selectors
 from tables import services
 from tables.errors import TableError
 from tables.models import Table, TableStatus
+from tables.wire import load_json
 
 from . import selectors
 
@@ -123,7 +123,7 @@ def house_bot(request: HttpRequest, table_id: int) -> JsonResponse:
     seat options, poker: ``buy_in``) or removes one (``{"remove": seat}``); the table
     service checks the rights."""
     try:
-        body = json.loads(request.body or b"{}")
+        body = load_json((request.body or b"{}").decode())  # bounded depth (tables.wire)
     except ValueError:
         return _error(TableError("malformed_message", "Send a JSON object."))
     if not isinstance(body, dict):

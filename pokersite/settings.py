@@ -66,6 +66,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "api.middleware.ApiErrorMiddleware",  # /api/: every error as JSON (413 too large...)
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -177,6 +178,13 @@ TABLES = {
     "MAX_MESSAGE_BYTES": 64 * 1024,
     "RATE_PER_SECOND": float(os.environ.get("TABLES_RATE_PER_SECOND", "10")),  # per connection
     "RATE_BURST": int(os.environ.get("TABLES_RATE_BURST", "30")),
+    # Per account across all its connections in one process (tables/limits.py); a bot
+    # playing many tables at once needs more than a person.
+    "USER_RATE_PER_SECOND": float(os.environ.get("TABLES_USER_RATE_PER_SECOND", "20")),
+    "BOT_RATE_PER_SECOND": float(os.environ.get("TABLES_BOT_RATE_PER_SECOND", "200")),
+    # Open table connections per account, across every process (counted in the database).
+    "MAX_CONNECTIONS_PER_USER": int(os.environ.get("TABLES_MAX_CONNECTIONS_PER_USER", "30")),
+    "MAX_CONNECTIONS_PER_BOT": int(os.environ.get("TABLES_MAX_CONNECTIONS_PER_BOT", "1000")),
     "CHAT_MAX_LENGTH": 500,
     "CHAT_PER_MINUTE": 20,
     "WORKER_IN_PROCESS": env_bool("TABLES_WORKER_IN_PROCESS", not REDIS_URL),
@@ -196,6 +204,8 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": os.environ.get("CACHE_REDIS_URL", REDIS_URL),
             "KEY_PREFIX": os.environ.get("CHANNELS_PREFIX", "poker"),
+            # Redis away: fail fast (the API throttle then fails open, api/throttles.py).
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
 
@@ -240,7 +250,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.BoundedJSONParser"],  # JSON, depth/size bounded
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # One error format for every error: {"error": {"code", "message", "details"}}.
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
@@ -284,8 +294,63 @@ if not DEBUG:
     X_FRAME_OPTIONS = "DENY"
 
 # --- Content-Security-Policy and other response headers (docs/security.md)
+# One policy in DEBUG and production (django-csp 4, csp.middleware.CSPMiddleware): only
+# files from this origin, no inline script or style (no style="" attributes either), no
+# eval, no plugins, no framing. Websockets are same-origin ('self' covers ws:/wss: to
+# this host in current browsers). tests/test_security_headers.py checks every page;
+# the browser tests fail on any violation.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+# Swagger UI (API docs) would show a badge image from validator.swagger.io (the schema
+# URL sent to a third party, and blocked by img-src) on any host but localhost: off.
+SPECTACULAR_SETTINGS["SWAGGER_UI_SETTINGS"] = {"deepLinking": True, "validatorUrl": None}
 
 # --- Brute-force protection: logins and registration (docs/security.md)
+# django-axes counts failed logins (the site's and the admin's: every authenticate())
+# in the database, the source of truth (it keeps working with Redis down). Past a
+# limit every attempt, even with the right password, is answered 429 until the
+# cool-off has passed. The hooks are in accounts/throttle.py.
+from datetime import timedelta  # noqa: E402 (this section's own import)
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses locked-out attempts
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "accounts.throttle.LoginAttempts"  # axes' database handler, a limit per parameter
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]  # each locks on its own
+# Per username: low enough that no one password is guessed (10 tries a cool-off), but it
+# is also what lets a stranger lock an account out, hence a short cool-off, not a
+# permanent lock (docs/security.md: the trade-off, and how an admin unlocks).
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURES_PER_USERNAME", "10"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_RESET_ON_SUCCESS = True  # a success forgets that user's own failures from that address
+# A lockout ends one cool-off after the failure that caused it (the page says when);
+# refused attempts during it are not counted and do not extend it.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "accounts.throttle.lockout_response"  # 429 page, or JSON for APIs
+AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"  # TRUSTED_PROXY_COUNT; IPv6 per /64
+BRUTE_FORCE = {
+    # Per client address: higher than per username, since many people can share one
+    # address (NAT, an office, a lab) and only its own users suffer its lockout.
+    "LOGIN_FAILURES_PER_IP": int(os.environ.get("LOGIN_FAILURES_PER_IP", "30")),
+    # New accounts per client address per hour (counted in the cache; 0: no limit).
+    "REGISTRATIONS_PER_IP_PER_HOUR": int(os.environ.get("REGISTRATIONS_PER_IP_PER_HOUR", "10")),
+    # Our reverse proxies in front of Daphne that append to X-Forwarded-For: 0 = none,
+    # the address is REMOTE_ADDR. Behind nginx set 1, or everyone shares nginx's address.
+    "TRUSTED_PROXY_COUNT": int(os.environ.get("TRUSTED_PROXY_COUNT", "0")),
+}
 
 # --- Input bounds (docs/security.md)
 

@@ -9,20 +9,24 @@ runner's channel.  The same limits as the table websocket (``settings.TABLES``).
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from accounts.credentials import Credential
 from accounts.models import Player
+from tables.outage import LayerGuard
 from tables.wire import LoopDispatch, TokenBucket, WireError, decode
 
 from . import remote
 from .models import MatchRun, MatchStatus
 
-CLOSE_CODES = {"not_authenticated": 4401, "not_a_participant": 4403, "match_not_found": 4404,
-               "match_over": 4410}
+RECHECK_SECONDS = 1.0  # how often an action re-checks the bot token (accounts.credentials)
+CLOSE_CODES = {"not_authenticated": 4401, "session_ended": 4401, "not_a_participant": 4403,
+               "match_not_found": 4404, "match_over": 4410}
 
 
 def _check(match_id: int, bot: Player) -> tuple[str, str, dict[str, Any]]:
@@ -40,7 +44,7 @@ def _check(match_id: int, bot: Player) -> tuple[str, str, dict[str, Any]]:
                     "settings": match.settings}
 
 
-class MatchConsumer(LoopDispatch, AsyncWebsocketConsumer):
+class MatchConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         remote.remember_loop()
         conf = settings.TABLES
@@ -59,8 +63,14 @@ class MatchConsumer(LoopDispatch, AsyncWebsocketConsumer):
         if code:
             await self.refuse(code, message)
             return
-        self.group = remote.bot_group(self.match_id, self.bot.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.credential = Credential.of(self.bot.owner, self.bot)
+        self.checked = time.monotonic()
+        group = remote.bot_group(self.match_id, self.bot.pk)
+        auth_groups = self.credential.groups if self.credential else []
+        # (auth_groups: auth_revoked closes the connection at once)
+        if not await self.join_groups([group, *auth_groups], accepted=True):
+            return  # the channel layer is down: refused with "unavailable", 1013
+        self.group, self.auth_groups = group, auth_groups
         await self.send_json({"type": "match_joined", **info})
 
     async def refuse(self, code: str, message: str) -> None:
@@ -68,9 +78,34 @@ class MatchConsumer(LoopDispatch, AsyncWebsocketConsumer):
         await self.close(code=CLOSE_CODES.get(code, 4400))
 
     async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "auth_groups", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
         if getattr(self, "group", ""):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.reply("bye")
+
+    async def auth_revoked(self, event: dict[str, Any]) -> None:
+        await self.ended()
+
+    async def ended(self) -> None:
+        await self.refuse("session_ended", "This bot token has ended (regenerated, bot "
+                          "deleted or owner deactivated); connect with the new token.")
+        if self.group:  # the runner treats the bot as gone
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.reply("bye")
+            self.group = ""
+
+    async def still_valid(self) -> bool:
+        """Re-check the token at most every ``RECHECK_SECONDS`` (the announcement that
+        closes the socket at once may be lost when the channel layer is down)."""
+        if time.monotonic() - self.checked < RECHECK_SECONDS:
+            return True
+        self.checked = time.monotonic()
+        credential = self.credential
+        if credential is None or not await database_sync_to_async(credential.valid)():
+            await self.ended()
+            return False
+        return True
 
     async def send_json(self, data: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(data, separators=(",", ":")))
@@ -127,6 +162,8 @@ class MatchConsumer(LoopDispatch, AsyncWebsocketConsumer):
         if kind == "ping":
             await self.send_json({"type": "pong"})
         elif kind == "match_action":
+            if not await self.still_valid():
+                return
             if request_id is None:
                 await self.error("malformed_message", "match_action needs the turn's request_id.")
             elif not self.reply_to:

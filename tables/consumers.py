@@ -15,15 +15,21 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from accounts.credentials import Credential
 from accounts.models import Player
 
-from . import fanout, presence, selectors, services
+from . import fanout, limits, presence, selectors, services
 from .errors import TableError
+from .models import Table
+from .outage import LayerGuard
 from .wire import LoopDispatch, TokenBucket, WireError, decode, reads_in_own_thread
 
 PROTOCOL = 2
 log = logging.getLogger(__name__)
-CLOSE_CODES = {"not_authenticated": 4401, "table_not_found": 4404, "table_closed": 4410}
+CLOSE_CODES = {"not_authenticated": 4401, "session_ended": 4401, "table_not_found": 4404,
+               "table_closed": 4410, "too_many_connections": 4429}
+ENDED = "Your session or bot token has ended (logged out, password changed, token " \
+        "regenerated, bot deleted or account deactivated); connect again."
 
 
 def _parallel() -> bool:
@@ -32,21 +38,36 @@ def _parallel() -> bool:
     return bool(settings.TABLES.get("DB_PARALLEL", False))
 
 
-def _collected(call: Callable[..., Any], kwargs: dict[str, Any]) -> tuple[Any, list[Any]]:
+def _collected(call: Callable[..., Any], kwargs: dict[str, Any],
+               guard: Credential | None) -> tuple[Any, list[Any]]:
+    if guard is not None and not guard.valid():
+        raise TableError("session_ended", ENDED)
     with fanout.collecting() as batches:
         return call(**kwargs), batches
 
 
-async def db(call: Callable[..., Any], *, read_only: bool = False, **kwargs: Any) -> Any:
+async def db(call: Callable[..., Any], *, read_only: bool = False,
+             guard: Credential | None = None, **kwargs: Any) -> Any:
     """Call a service in a database thread; its fan-out (after the commit) is sent from
     here, on the event loop, before this returns (so before any ``ack``). Read-only
-    calls may run beside the commands (:func:`tables.wire.reads_in_own_thread`)."""
+    calls may run beside the commands (:func:`tables.wire.reads_in_own_thread`).
+    ``guard``: first check, in the same thread call, that the connection's credential
+    still holds (:mod:`accounts.credentials`); else ``session_ended``."""
     shared = not _parallel() and not (read_only and reads_in_own_thread())
     result, batches = await database_sync_to_async(
-        _collected, thread_sensitive=shared)(call, kwargs)
-    if batches:
-        await fanout.apublish(batches)
+        _collected, thread_sensitive=shared)(call, kwargs, guard)
+    if batches:  # committed: a failed fan-out only loses delivery (clients resync), so
+        try:     # it never turns the command into an error (logged, rate-limited)
+            await fanout.apublish(batches)
+        except Exception:
+            log.warning("publishing after a commit failed", exc_info=True)
     return result
+
+
+def _committed_version(table_id: int) -> int | None:
+    """The table's committed version: one primary-key read (for ``pong``)."""
+    version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+    return None if version is None else int(version)
 
 
 def _player_ids(user: Any, bot: Player | None) -> list[int]:
@@ -55,7 +76,7 @@ def _player_ids(user: Any, bot: Player | None) -> list[int]:
     return list(Player.objects.live().filter(owner=user).values_list("pk", flat=True))
 
 
-class TableConsumer(LoopDispatch, AsyncWebsocketConsumer):
+class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         conf = settings.TABLES
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -65,11 +86,15 @@ class TableConsumer(LoopDispatch, AsyncWebsocketConsumer):
         self.joined: list[str] = []
         self.registered = False
         self.bucket = TokenBucket(conf["RATE_PER_SECOND"], conf["RATE_BURST"])
+        self.account = ""
         await self.accept()
-        if self.user is None or not self.user.is_authenticated:
+        self.credential = Credential.of(self.user, self.bot, self.scope.get("session"))
+        if self.credential is None:
             await self.refuse(TableError("not_authenticated",
                                          "Log in, or send “Authorization: Bearer <bot token>”."))
             return
+        self.account = limits.account_key(self.user, self.bot)
+        self.shared_bucket = limits.join(self.account, bot=self.bot is not None)
         # A superuser's own viewing connection sees everything; a bot (whoever owns it)
         # sees what its seat may see.
         omniscient = selectors.sees_all(self.user, self.bot)
@@ -77,11 +102,11 @@ class TableConsumer(LoopDispatch, AsyncWebsocketConsumer):
                   else fanout.public_group(self.table_id)]
         players = await db(_player_ids, read_only=True, user=self.user, bot=self.bot)
         groups += [fanout.player_group(self.table_id, p) for p in players]
-        for group in groups:
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.joined.append(group)
+        groups += self.credential.groups  # auth_revoked closes the connection at once
+        if not await self.join_groups(groups, self.joined, accepted=True):
+            return  # the channel layer is down: refused with "unavailable", 1013
         try:
-            await db(services.connect, table_id=self.table_id,
+            await db(services.connect, guard=self.credential, table_id=self.table_id,
                      channel_name=self.channel_name, user=self.user, bot=self.bot)
             self.registered = True
             presence.writer().add(self)
@@ -90,10 +115,14 @@ class TableConsumer(LoopDispatch, AsyncWebsocketConsumer):
             await self.refuse(error)
 
     async def refuse(self, error: TableError) -> None:
+        self.refused = True  # nothing more is read from this connection
         await self.send_json({"type": "error", "version": self.version, **error.to_json()})
         await self.close(code=CLOSE_CODES.get(error.code, 4400))
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "account", ""):
+            limits.leave(self.account)
+            self.account = ""
         # Presence first: it is what the table needs (the player is sat out). Leaving
         # the groups is best effort: a failure there (Redis busy when many sockets
         # close at once) must not skip it, and a stale member only expires.
@@ -111,8 +140,8 @@ class TableConsumer(LoopDispatch, AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(data, separators=(",", ":")))
 
     async def send_snapshot(self, request_id: Any = None) -> None:
-        data = await db(selectors.snapshot, read_only=True, table_id=self.table_id,
-                        user=self.user, bot=self.bot)
+        data = await db(selectors.snapshot, read_only=True, guard=self.credential,
+                        table_id=self.table_id, user=self.user, bot=self.bot)
         self.version = max(self.version, data["version"])
         turn = data.pop("your_turn")
         if request_id is not None:
@@ -135,7 +164,7 @@ class TableConsumer(LoopDispatch, AsyncWebsocketConsumer):
 
     # ---------------------------------------------------------- receiving
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.registered:
+        if not self.registered or getattr(self, "refused", False):
             return
         if not self.bucket.take():
             await self.error("rate_limited", "Too many messages; slow down.")
@@ -146,34 +175,48 @@ class TableConsumer(LoopDispatch, AsyncWebsocketConsumer):
         except WireError as error:
             await self.error(error.code, error.message)
             return
+        if not self.shared_bucket.take(limits.cost(data["type"])):
+            await self.error("rate_limited", "Too many messages from your account (all its "
+                             "connections together); slow down.", request_id)
+            return
         try:
             await self.dispatch_message(data["type"], data, request_id)
         except TableError as error:
+            if error.code == "session_ended":
+                await self.refuse(error)
+                return
             await self.error(error.code, error.message, request_id)
+
+    async def auth_revoked(self, event: dict[str, Any]) -> None:
+        """The credential ended (:func:`accounts.credentials.announce`): close at once."""
+        await self.refuse(TableError("session_ended", ENDED))
 
     async def register_again(self) -> None:
         """Swept while silent, but heard from again: the player is back (tables.presence)."""
         try:
-            await db(services.connect, table_id=self.table_id, channel_name=self.channel_name,
-                     user=self.user, bot=self.bot)
+            await db(services.connect, guard=self.credential, table_id=self.table_id,
+                     channel_name=self.channel_name, user=self.user, bot=self.bot)
         except TableError as error:
             await self.refuse(error)
 
     async def dispatch_message(self, kind: str, data: dict[str, Any], request_id: Any) -> None:
         if kind == "ping":
-            reply = {"type": "pong", "version": self.version}
+            # The table's committed version, not what this connection forwarded: a
+            # client behind it missed messages (Redis away) and asks for a snapshot.
+            committed = await db(_committed_version, read_only=True, table_id=self.table_id)
+            reply = {"type": "pong", "version": self.version if committed is None else committed}
             if request_id is not None:
                 reply["request_id"] = request_id
             await self.send_json(reply)
         elif kind == "snapshot":
             await self.send_snapshot(request_id)
         elif kind == "chat":
-            await db(services.chat, table_id=self.table_id, user=self.user, bot=self.bot,
-                     text=data.get("text"))
+            await db(services.chat, guard=self.credential, table_id=self.table_id,
+                     user=self.user, bot=self.bot, text=data.get("text"))
             await self.ack(request_id, self.version)
         else:  # a table command: the service knows the game's commands (else unknown_type)
-            result = await db(services.execute, table_id=self.table_id, user=self.user,
-                              bot=self.bot, command=data)
+            result = await db(services.execute, guard=self.credential, table_id=self.table_id,
+                              user=self.user, bot=self.bot, command=data)
             await self.ack(request_id, result.version)
 
     async def ack(self, request_id: Any, version: int) -> None:

@@ -8,13 +8,21 @@ Groups (one ``group_send`` each per batch):
 
 The channel layer only delivers; it may drop messages. Every message carries the
 table version, and a client that sees a gap asks for a snapshot.
+
+When the channel layer fails (Redis away), publishing never fails the command that
+committed: the error is logged (rate-limited, :mod:`tables.outage`), and
+:data:`health` (a per-process circuit breaker) drops what follows unsent for a
+second instead of waiting on each message, then tries again. The worker asks
+:func:`aprobe` before it fires timers (docs/security.md, "Outages").
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -24,6 +32,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from engine.game import Event, Viewer
+
+from . import outage
 
 if TYPE_CHECKING:
     from .runtime import TableRun
@@ -162,6 +172,67 @@ def layer_message(group: str, message: Json) -> Json:
             "version": message.get("version") or 0}
 
 
+PUBLISH_TIMEOUT = outage.LAYER_TIMEOUT  # one group_send that takes longer has failed (s)
+PROBE_TIMEOUT = 1.0
+PROBE_GROUP = "outage.probe"  # nobody listens: a publish to it only asks "is Redis there?"
+
+
+class LayerHealth:
+    """Whether this process can publish: a circuit breaker around ``group_send``.
+
+    After a failed send the breaker is open: for ``RETRY_SECONDS`` messages are
+    dropped unsent (each would fail, maybe only after :data:`PUBLISH_TIMEOUT`, and a
+    command's ``ack`` waits for its fan-out), then one send tries again; the first
+    success closes it. Dropped messages are like lost ones: clients resync on the
+    version gap (or on ``pong``'s version, docs/protocol.md).
+    """
+
+    RETRY_SECONDS = 1.0
+
+    def __init__(self) -> None:
+        self.down_since: float | None = None
+        self.retry_at = 0.0
+        self.failures = 0  # ever, in this process (the worker compares before and after)
+        self.dropped = 0  # in the current outage
+
+    @property
+    def down(self) -> bool:
+        return self.down_since is not None
+
+    def may_send(self) -> bool:
+        if self.down_since is None:
+            return True
+        now = time.monotonic()
+        if now >= self.retry_at:
+            self.retry_at = now + self.RETRY_SECONDS  # one attempt per period
+            return True
+        self.dropped += 1
+        return False
+
+    def sent(self) -> None:
+        if self.down_since is not None:
+            log.warning("channel layer reachable again after %.1f s (%d messages not sent)",
+                        time.monotonic() - self.down_since, self.dropped)
+            self.down_since, self.dropped = None, 0
+
+    def failed(self, error: BaseException) -> None:
+        self.failures += 1
+        now = time.monotonic()
+        if self.down_since is None:
+            self.down_since = now
+            log.warning("channel layer unreachable, live updates are not sent: %s: %s",
+                        type(error).__name__, error)
+        self.retry_at = now + self.RETRY_SECONDS
+
+
+health = LayerHealth()
+
+
+async def _send(layer: Any, group: str, message: Json) -> None:
+    await asyncio.wait_for(layer.group_send(group, layer_message(group, message)),
+                           PUBLISH_TIMEOUT)
+
+
 def publish(batch: Batch) -> None:
     """Send after the commit. A lost message is not fatal: clients resync on a gap."""
     send = getattr(_collecting, "send", None)
@@ -179,20 +250,48 @@ def publish(batch: Batch) -> None:
     if layer is None:
         return
     for group, message in batch:
+        if not health.may_send():
+            continue
         try:
-            async_to_sync(layer.group_send)(group, layer_message(group, message))
-        except Exception:  # delivery is best effort; the database is the truth
-            log.exception("group_send to %s failed", group)
+            async_to_sync(_send)(layer, group, message)
+            health.sent()
+        except Exception as error:  # delivery is best effort; the database is the truth
+            health.failed(error)
+            log.warning("group_send to %s failed", group, exc_info=True)
 
 
-async def apublish(batches: list[Batch]) -> None:
-    """:func:`publish` from an event loop, in order (batches collected by :func:`collecting`)."""
+async def apublish(batches: list[Batch]) -> bool:
+    """:func:`publish` from an event loop, in order (batches collected by :func:`collecting`).
+    Never raises; False if some message was not sent (logged, rate-limited)."""
     layer = get_channel_layer()
     if layer is None:
-        return
+        return True
+    complete = True
     for batch in batches:
         for group, message in batch:
+            if not health.may_send():
+                complete = False
+                continue
             try:
-                await layer.group_send(group, layer_message(group, message))
-            except Exception:  # delivery is best effort; the database is the truth
-                log.exception("group_send to %s failed", group)
+                await _send(layer, group, message)
+                health.sent()
+            except Exception as error:  # delivery is best effort; the database is the truth
+                complete = False
+                health.failed(error)
+                log.warning("group_send to %s failed", group, exc_info=True)
+    return complete
+
+
+async def aprobe() -> bool:
+    """Whether the channel layer takes a message now (one publish nobody listens to)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return True
+    try:
+        await asyncio.wait_for(layer.group_send(PROBE_GROUP, {"type": "outage.probe"}),
+                               PROBE_TIMEOUT)
+    except Exception as error:
+        health.failed(error)
+        return False
+    health.sent()
+    return True

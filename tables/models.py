@@ -28,13 +28,15 @@ class Table(models.Model):
     facts = models.JSONField(default=dict)  # the game's listing facts (lobby columns, filters)
     rules = models.CharField(max_length=40, blank=True, db_index=True)  # settings digest
     # Denormalised poker listing facts (lobby SQL filters); 0 / "" for other games.
+    # Amounts are 64-bit: a game's settings go up to engine.game.MAX_CHIPS (10**12),
+    # beyond 32 bits (docs/security.md, "Input bounds"). turn_seconds is 3 to 3600.
     structure = models.CharField(max_length=4, default="NL")
-    small_blind = models.PositiveIntegerField()
-    big_blind = models.PositiveIntegerField()
-    ante = models.PositiveIntegerField(default=0)
+    small_blind = models.PositiveBigIntegerField()
+    big_blind = models.PositiveBigIntegerField()
+    ante = models.PositiveBigIntegerField(default=0)
     seat_count = models.PositiveSmallIntegerField()
-    min_buy_in = models.PositiveIntegerField()
-    max_buy_in = models.PositiveIntegerField(null=True, blank=True)
+    min_buy_in = models.PositiveBigIntegerField()
+    max_buy_in = models.PositiveBigIntegerField(null=True, blank=True)
     turn_seconds = models.PositiveIntegerField(default=30)
     creator = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,

@@ -27,6 +27,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import services as ledger
+from accounts.errors import AccountsError
 from accounts.models import Player
 from engine.errors import EngineError
 from engine.game import (
@@ -326,7 +327,10 @@ class TableRun:
             else:
                 kind = "House bot rebuy" if player.house_strategy else "Added chips"
                 note = f"{kind} at {self.table.name}"
-            ledger.buy_in(player=player, chips=chips, table_id=self.table.pk, note=note)
+            try:
+                ledger.buy_in(player=player, chips=chips, table_id=self.table.pk, note=note)
+            except AccountsError as error:  # e.g. balance_limit: the command is refused
+                raise TableError(error.code, error.message) from None
         self._buy_ins = []
         for player_id, chips, hand_id in sorted(self._cash_outs):
             player = self.player(player_id)

@@ -25,13 +25,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import Player, User
+from accounts.validators import text_problem
 from engine.errors import EngineError
-from engine.game import WentAway, decision_view
+from engine.game import MAX_CHIPS, WentAway, decision_view
 from engine.registry import get_game
 
 from . import fanout, house
@@ -45,6 +47,11 @@ PROCESS = f"{socket.gethostname()}:{os.getpid()}"
 BASE_COMMANDS = ("sit", "leave", "away", "back", "act")
 # Every command any registered game accepts (the consumers pass these on).
 COMMANDS = (*BASE_COMMANDS, "sit_out", "sit_in", "wait_for_bb", "add_chips")
+# Input bounds (docs/security.md): a whole number in a command (a seat, a player or hand
+# id, a version) fits the 64-bit columns it is compared with; an amount or any other
+# number the game takes is at most MAX_CHIPS (engine.game), or the game's own maximum.
+MAX_WHOLE = 2**63 - 1
+MAX_SETTINGS_DEPTH = 8
 
 
 @dataclass(frozen=True)
@@ -65,6 +72,9 @@ def create_table(*, creator: User, name: str, game: str = "holdem", settings: Js
         raise TableError("not_allowed", "Your account may not create tables.")
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= 80:
         raise TableError("bad_name", "A table name is 1 to 80 characters.")
+    problem = text_problem(name)
+    if problem:
+        raise TableError("invalid_text", f"The table name: {problem}")
     turn = conf("TURN_SECONDS") if turn_seconds is None else turn_seconds
     if type(turn) is not int or not 3 <= turn <= 3600:
         raise TableError("bad_settings", "The turn time is 3 to 3600 seconds.")
@@ -76,6 +86,8 @@ def create_table(*, creator: User, name: str, game: str = "holdem", settings: Js
         state = engine_game.create(validated)
     except EngineError as error:
         raise TableError.from_engine(error) from None
+    _check_bounded(settings_json, "setting")
+    _check_bounded(listing.facts, "listing fact")
     facts = listing.facts
 
     def fact(key: str, default: Any) -> Any:
@@ -100,6 +112,27 @@ def create_table(*, creator: User, name: str, game: str = "holdem", settings: Js
         raise TableError("name_taken", f"There is already a table called “{name}”.") from None
 
 
+def _check_bounded(value: Any, what: str, depth: int = 0) -> None:
+    """What a game stores from its settings (the settings, the listing facts) holds no
+    number beyond ±MAX_CHIPS, no unstorable text, no deep nesting, whatever the game
+    accepted: the columns and every reader can take it."""
+    if depth > MAX_SETTINGS_DEPTH:
+        raise TableError("bad_settings", f"A {what} is nested too deeply.")
+    if isinstance(value, bool) or value is None:
+        return
+    if isinstance(value, int | float):
+        if not -MAX_CHIPS <= value <= MAX_CHIPS:
+            raise TableError("bad_settings", f"A {what} is out of range (at most {MAX_CHIPS}).")
+    elif isinstance(value, str):
+        if text_problem(value):
+            raise TableError("invalid_text", f"A {what}: {text_problem(value)}")
+    elif isinstance(value, dict | list | tuple):
+        for key in value if isinstance(value, dict) else ():
+            _check_bounded(key, what, depth + 1)
+        for item in value.values() if isinstance(value, dict) else value:
+            _check_bounded(item, what, depth + 1)
+
+
 def default_seat_options(table: Table) -> Json:
     """What a player sits down with at ``table`` unless they choose (poker: a buy-in)."""
     game = get_game(table.game)
@@ -116,8 +149,9 @@ def _field(command: Json, name: str, kind: type, *, required: bool = True,
             raise TableError("malformed_message", f"The field “{name}” is missing.")
         return default
     value = command[name]
-    if kind is int and (type(value) is not int):
-        raise TableError("malformed_message", f"The field “{name}” must be a whole number.")
+    if kind is int and (type(value) is not int or not -MAX_WHOLE <= value <= MAX_WHOLE):
+        raise TableError("malformed_message", f"The field “{name}” must be a whole number"
+                         f" (at most {MAX_WHOLE}).")
     if kind is not int and not isinstance(value, kind):
         raise TableError("malformed_message", f"The field “{name}” has the wrong type.")
     return value
@@ -190,6 +224,9 @@ def _options(run: TableRun, command: Json, skip: set[str]) -> Json:
         value = options[name]
         if kind == "integer" and type(value) is not int:
             raise TableError("malformed_message", f"The field “{name}” must be a whole number.")
+        most = min(spec.get("maximum", MAX_CHIPS), MAX_CHIPS)
+        if kind == "integer" and not -MAX_CHIPS <= value <= most:
+            raise TableError("bad_amount", f"The field “{name}” is at most {most}.")
         if kind == "boolean" and type(value) is not bool:
             raise TableError("malformed_message", f"The field “{name}” must be true or false.")
     return options
@@ -346,6 +383,9 @@ def chat(*, table_id: int, user: Any, text: Any, bot: Player | None = None,
     if len(text) > conf("CHAT_MAX_LENGTH"):
         raise TableError("chat_too_long",
                          f"A chat message is at most {conf('CHAT_MAX_LENGTH')} characters.")
+    problem = text_problem(text)  # one line: no newline, no NUL (PostgreSQL text), ...
+    if problem:
+        raise TableError("invalid_text", f"A chat message: {problem}")
     now = now or timezone.now()
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
@@ -382,10 +422,25 @@ def _live_controller(run: TableRun, player: Player) -> bool:
     return connections.exists()
 
 
+def _check_connection_count(user: Any, bot: Player | None, channel_name: str) -> None:
+    """At most ``MAX_CONNECTIONS_PER_USER`` open table connections per person (their
+    browser tabs) and ``MAX_CONNECTIONS_PER_BOT`` per bot, across every process."""
+    conf = settings.TABLES
+    if bot is not None:
+        limit, mine = conf["MAX_CONNECTIONS_PER_BOT"], Connection.objects.filter(bot=bot)
+    else:
+        limit = conf["MAX_CONNECTIONS_PER_USER"]
+        mine = Connection.objects.filter(user=user, bot__isnull=True)
+    if mine.exclude(channel_name=channel_name).count() >= limit:
+        raise TableError("too_many_connections",
+                         f"At most {limit} open table connections per account; close some.")
+
+
 def connect(*, table_id: int, channel_name: str, user: Any, bot: Player | None = None,
             now: datetime | None = None) -> None:
     """Register a live connection; a disconnected player who comes back plays on."""
     _check_user(user, bot)
+    _check_connection_count(user, bot, channel_name)
     with locked_table(table_id, now=now) as run:
         assert run is not None
         if run.table.status == TableStatus.CLOSED:
@@ -568,3 +623,36 @@ def close_abandoned_tables(now: datetime | None = None) -> int:
             run.finish()
             closed += 1
     return closed
+
+
+def resume_turns(now: datetime | None = None) -> int:
+    """After an outage of the channel layer (the worker paused, :mod:`tables.worker`):
+    every running turn gets a full turn from ``now`` (its deadline is never moved
+    earlier; a pending house-bot move its usual delay), and each such table a fresh
+    version with the turn re-sent (``events`` + ``your_turn``), so clients that
+    missed messages resync. Returns how many tables. Idempotent enough for several
+    workers: a second pass only moves the deadlines by the time between the two."""
+    now = now or timezone.now()
+    resumed = 0
+    running = (Table.objects.filter(status=TableStatus.RUNNING)
+               .filter(Q(deadline__isnull=False) | Q(bot_due__isnull=False)))
+    for table_id in list(running.values_list("pk", flat=True)):
+        with locked_table(table_id, now=now) as run:
+            assert run is not None
+            table = run.table
+            if table.status != TableStatus.RUNNING or (table.deadline is None
+                                                       and table.bot_due is None):
+                continue
+            if table.deadline is not None:
+                seconds = conf("SHOWDOWN_SECONDS") if run.status().quick else table.turn_seconds
+                table.deadline = max(table.deadline, now + timedelta(seconds=seconds))
+            if table.bot_due is not None:
+                table.bot_due = max(table.bot_due,
+                                    now + timedelta(seconds=conf("HOUSE_BOT_DELAY")))
+            run.finish()  # the same decision: only the version and the deadlines change
+            turns = [(group, message) for group, message in fanout.build_batch(run, new_turn=True)
+                     if message["type"] == "your_turn"]
+            if turns:
+                transaction.on_commit(lambda turns=turns: fanout.publish(turns))  # type: ignore[misc]
+            resumed += 1
+    return resumed

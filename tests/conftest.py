@@ -39,6 +39,50 @@ def _fast_password_hasher(request: pytest.FixtureRequest) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+TEST_CLIENT_ADDRESS = "127.0.0.1"  # REMOTE_ADDR of Django's test client
+
+
+@pytest.fixture(autouse=True)
+def _brute_force_protection_in_tests(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Brute-force protection stays on in tests (docs/security.md); two adjustments.
+
+    * ``client.login(...)`` passes a request: Django's test client calls
+      ``authenticate()`` without one, which django-axes' backend refuses
+      (``AxesBackendRequestParameterRequired``). Failed logins are then counted like
+      real ones, from the test client's address (the database is rolled back after
+      each test, so are they). ``force_login`` never authenticates: unchanged.
+    * The registration count of that address lives in the cache, which outlives a
+      test: it is forgotten before each one (only that key, never a cache flush).
+    """
+    if not request.config.pluginmanager.hasplugin("django"):
+        return
+    from django.http import HttpRequest
+    from django.test.client import ClientMixin
+
+    from accounts.throttle import reset_registrations
+
+    def with_request(credentials: dict[str, object]) -> dict[str, object]:
+        if "request" not in credentials:
+            http_request = HttpRequest()
+            http_request.META["REMOTE_ADDR"] = TEST_CLIENT_ADDRESS
+            credentials = {"request": http_request, **credentials}
+        return credentials
+
+    login, alogin = ClientMixin.login, ClientMixin.alogin
+
+    def login_with_request(self: ClientMixin, **credentials: object) -> bool:
+        return login(self, **with_request(credentials))
+
+    async def alogin_with_request(self: ClientMixin, **credentials: object) -> bool:
+        return await alogin(self, **with_request(credentials))
+
+    monkeypatch.setattr(ClientMixin, "login", login_with_request)
+    monkeypatch.setattr(ClientMixin, "alogin", alogin_with_request)
+    reset_registrations(TEST_CLIENT_ADDRESS)
+
+
 PASSWORD = "correct-horse-battery-42"
 
 

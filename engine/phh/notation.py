@@ -363,14 +363,37 @@ def parse_action_line(line: str, scale: int = 1) -> Token | None:
     raise NotationError(f"unsupported action {line!r}")
 
 
+_TOML_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n",
+                 "\f": "\\f", "\r": "\\r"}
+# What a TOML basic string cannot hold as it is: the quote, the backslash, the control
+# characters (U+0000-U+001F, U+007F), and lone surrogates (no Unicode scalar value).
+_TOML_UNSAFE = re.compile('["\\\\\x00-\x1f\x7f\ud800-\udfff]')
+
+
+def _toml_escape(match: re.Match[str]) -> str:
+    char = match.group()
+    if "\ud800" <= char <= "\udfff":
+        return "\ufffd"  # a lone surrogate cannot be written in any UTF: the replacement
+    return _TOML_ESCAPES.get(char) or f"\\u{ord(char):04X}"
+
+
+def toml_string(text: str) -> str:
+    """``text`` as a TOML basic string: every quote, backslash and control character
+    escaped, so a name with a newline or a quote never breaks the file.
+
+    >>> print(toml_string('say "hi"\\n\\\\ \\x00 ünï'))
+    "say \\"hi\\"\\n\\\\ \\u0000 ünï"
+    """
+    return '"' + _TOML_UNSAFE.sub(_toml_escape, text) + '"'
+
+
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, str):
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-        return f'"{escaped}"'
+        return toml_string(value)
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(item) for item in value) + "]"
     raise TypeError(f"cannot write {value!r} as a PHH value")

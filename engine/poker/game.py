@@ -46,6 +46,7 @@ from engine.cards import HIDDEN, format_cards, parse_cards, standard_deck
 from engine.errors import IllegalAction, MalformedAction
 from engine.events import Event
 from engine.game import (
+    MAX_CHIPS,
     Game,
     GameInfo,
     Json,
@@ -58,7 +59,7 @@ from engine.game import (
 from engine.phh import dumps, phh_fields
 from engine.poker.views import HoldemViews, legal_moves
 from engine.projection import project_event
-from engine.table import NEW, PLAYING, SITTING_OUT, Seat, TableSettings, TableState
+from engine.table import MAX_BLIND, NEW, PLAYING, SITTING_OUT, Seat, TableSettings, TableState
 
 STRUCTURE_TITLES = {"NL": "No limit", "PL": "Pot limit", "FL": "Fixed limit"}
 
@@ -73,7 +74,8 @@ class HoldemGame(Game):
         seat_options={
             "type": "object", "required": ["buy_in"],
             "properties": {
-                "buy_in": {"type": "integer", "minimum": 1, "title": "Buy-in"},
+                "buy_in": {"type": "integer", "minimum": 1, "maximum": MAX_CHIPS,
+                           "title": "Buy-in"},
                 "wait_for_bb": {"type": "boolean", "default": False,
                                 "title": "Wait for the big blind"},
             },
@@ -92,16 +94,20 @@ class HoldemGame(Game):
             "properties": {
                 "structure": {"type": "string", "enum": ["NL", "PL", "FL"], "default": "NL",
                               "title": "Betting", "enumTitles": STRUCTURE_TITLES},
-                "small_blind": {"type": "integer", "minimum": 1, "default": 1,
-                                "title": "Small blind"},
-                "big_blind": {"type": "integer", "minimum": 1, "default": 2,
-                              "title": "Big blind", "description": "FL: the small bet"},
-                "ante": {"type": "integer", "minimum": 0, "default": 0, "title": "Ante"},
+                "small_blind": {"type": "integer", "minimum": 1, "maximum": MAX_BLIND,
+                                "default": 1, "title": "Small blind"},
+                "big_blind": {"type": "integer", "minimum": 1, "maximum": MAX_BLIND,
+                              "default": 2, "title": "Big blind",
+                              "description": "FL: the small bet"},
+                "ante": {"type": "integer", "minimum": 0, "maximum": MAX_BLIND, "default": 0,
+                         "title": "Ante"},
                 "seats": {"type": "integer", "minimum": 2, "maximum": 10, "default": 6,
                           "title": "Seats"},
-                "min_buy_in": {"type": "integer", "minimum": 0, "default": 0,
+                "min_buy_in": {"type": "integer", "minimum": 0, "maximum": MAX_CHIPS,
+                               "default": 0,
                                "title": "Minimum buy-in", "description": "0 = 20 big blinds"},
-                "max_buy_in": {"type": ["integer", "null"], "minimum": 0, "default": 0,
+                "max_buy_in": {"type": ["integer", "null"], "minimum": 0,
+                               "maximum": MAX_CHIPS, "default": 0,
                                "title": "Maximum buy-in",
                                "description": "0 = 100 big blinds (NL/PL), none (FL); "
                                               "empty = no maximum"},
@@ -192,7 +198,7 @@ class HoldemGame(Game):
         if occupant is None or occupant.stack or occupant.leaving or state.in_hand(seat):
             return []
         settings = state.settings
-        amount = settings.max_buy_in or 5 * settings.min_buy_in
+        amount = settings.max_buy_in or min(5 * settings.min_buy_in, MAX_CHIPS)
         events = state.add_chips(seat, amount)
         if occupant.status == SITTING_OUT:
             events += state.sit_in(seat)

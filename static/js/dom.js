@@ -3,7 +3,10 @@ export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
-    node.setAttribute(key, value === true ? "" : String(value));
+    // Inline styles through the CSSOM: the Content-Security-Policy (style-src 'self')
+    // blocks setAttribute("style", …) but not element.style.
+    if (key === "style") node.style.cssText = String(value);
+    else node.setAttribute(key, value === true ? "" : String(value));
   }
   for (const child of children) {
     if (child === null || child === undefined || child === "") continue;

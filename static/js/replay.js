@@ -7,8 +7,8 @@
 // replay module, static/games/<game key>/replay.js, or static/games/_generic/replay.js
 // for a game without one (the server says which: cfg.replay_url; ?board=generic
 // forces the generic one). If the game's module fails to load or to start, the
-// generic one is used. The module is loaded by a module script element (see load()),
-// so the replay is drawn before the page's load event.
+// generic one is used. The module is imported while module script elements hold the
+// page's load event (see load()), so the replay is drawn before the page's load event.
 //
 // The events are the stored round as this viewer may see it (cfg.hand.events, from
 // tables.selectors.hand_history: already privacy-filtered, a hidden value replaced
@@ -85,7 +85,6 @@ let steps = [];
 let lines = [];
 let step = 0;
 let timer = null;
-let loads = 0;
 
 function defaultSteps(events) {
   return events.map((event) => ({
@@ -119,10 +118,14 @@ function mount(module, url) {
 }
 
 /**
- * Load the first module of `urls` that works and mount it. The module is imported by
- * a module script element (a same-origin blob whose one line imports it and hands it
- * over), not by import(): a script element delays the page's load event until it has
- * run, so once the page has loaded the replay is drawn, as it was with a static import.
+ * Load the first module of `urls` that works and mount it, before the page's load
+ * event. The module is imported with import(), which does not delay that event, so a
+ * module script element for the same URL holds it meanwhile: an element delays the
+ * load event until it has run, runs the same module instance as import() (one module
+ * map; no second fetch, no second evaluation), and while import() has not settled,
+ * each element that has run puts in the next one. (A same-origin blob: loader with a
+ * static import did this before; the Content-Security-Policy, script-src 'self',
+ * forbids blob: and data: scripts.)
  */
 function load(urls) {
   const [url, ...rest] = urls;
@@ -133,31 +136,28 @@ function load(urls) {
     return;
   }
   let settled = false;
-  const callback = `__replayModule${++loads}`;
   const failed = (error) => {
     console.error(`The replay ${url} did not load:`, error);
     load(rest);
   };
-  window[callback] = (module) => {
+  const absolute = new URL(url, document.baseURI).href; // one URL: one module instance
+  import(absolute).then((module) => {
     settled = true;
-    delete window[callback];
     try { mount(module, url); } catch (error) { failed(error); }
-  };
-  const absolute = new URL(url, document.baseURI).href;
-  const source = `import * as module from ${JSON.stringify(absolute)};\nwindow[${JSON.stringify(callback)}](module);\n`;
-  const src = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
-  const script = el("script", { type: "module", src });
-  const done = (error) => {
-    script.remove();
-    URL.revokeObjectURL(src);
-    if (settled) return;
+  }, (error) => {
     settled = true;
-    delete window[callback];
     failed(error);
+  });
+  let holds = 0;
+  const hold = () => {
+    if (settled || ++holds > 200) return;
+    const script = el("script", { type: "module", src: absolute });
+    const next = () => { script.remove(); hold(); };
+    script.addEventListener("load", next);
+    script.addEventListener("error", next);
+    document.head.append(script);
   };
-  script.addEventListener("load", () => done(new Error("the module did not run")));
-  script.addEventListener("error", () => done(new Error("the module could not be fetched")));
-  document.head.append(script);
+  hold();
 }
 
 function render() {

@@ -1,6 +1,7 @@
 // The table shell: what every live table does whatever the game. One websocket
 // (/ws/tables/<id>/, docs/protocol.md): snapshot + versioned events, a resync on
-// a version gap, heartbeat with a visible connection state, automatic reconnect;
+// a version gap (or a pong whose version is ahead: a silent gap), heartbeat with a
+// visible connection state, automatic reconnect (also after 1013 "try again later");
 // requests answered by ack/error; the turn timer; the event log (lines wait for the
 // snapshot that names a new seat); "your seats"; chat; the game account; toasts.
 // What the game looks like is drawn by a board module, loaded with import() from
@@ -170,7 +171,8 @@ function handle(m) {
         if (answer) answer.ok(m);
         break;
       }
-      default: break; // pong, and types this client does not know
+      case "pong": onPong(m); break;
+      default: break; // types this client does not know
     }
   } catch (error) {
     // A board that cannot draw something must not stop the connection: start over
@@ -181,6 +183,15 @@ function handle(m) {
 }
 
 function resync() { send({ type: "snapshot" }); }
+
+// A pong carries the table's committed version. Ahead of what arrived here means
+// messages were lost on the way (e.g. the server could not reach its broker): resync,
+// unless the missing events arrive within half a second (they were only in flight).
+function onPong(m) {
+  const ahead = m.version;
+  if (typeof ahead !== "number" || ahead <= version) return;
+  setTimeout(() => { if (version < ahead) resync(); }, 500);
+}
 
 function applySnapshot(m) {
   snap = m;

@@ -2,6 +2,11 @@
 
 Run once, in the SQLite pass of ``bin/test`` (marker ``browser``). A missing
 Chromium is a failure, never a skip. Screenshots go to ``artifacts/screenshots/``.
+
+Every page opened through ``open_page`` records Content-Security-Policy violations
+(``securitypolicyviolation`` events, and console errors naming the policy); after each
+test :func:`csp_guard` fails it if there was any, so the whole suite shows that every
+page it opens runs under the policy (docs/security.md).
 """
 
 from __future__ import annotations
@@ -155,8 +160,88 @@ def offsite() -> Iterator[Offsite]:
     assert guard.urls == [], f"requests left 127.0.0.1: {guard.urls}"
 
 
+# Runs before any script of every document (and frame) of a context: records each
+# violation on the page (window.__cspViolations, for the current document) and reports it
+# to the test at once (the binding), so a violation survives the page navigating away.
+CSP_RECORDER = """
+(() => {
+  const seen = [];
+  Object.defineProperty(window, "__cspViolations", { value: seen });
+  window.addEventListener("securitypolicyviolation", (e) => {
+    const v = {
+      id: `${performance.timeOrigin}:${seen.length}`, page: location.href,
+      directive: e.effectiveDirective || e.violatedDirective, blocked: e.blockedURI,
+      source: e.sourceFile, line: e.lineNumber, sample: e.sample,
+    };
+    seen.push(v);
+    if (typeof window.__reportCspViolation === "function") window.__reportCspViolation(v);
+  }, true);
+})();
+"""
+
+
+class CspGuard:
+    """Content-Security-Policy violations seen by any page of the test's contexts."""
+
+    def __init__(self) -> None:
+        self.violations: dict[str, dict[str, Any]] = {}
+        self.pages: list[Any] = []
+        self._console = 0
+
+    def _record(self, violation: dict[str, Any]) -> None:
+        self.violations.setdefault(str(violation.get("id")), violation)
+
+    def _console_message(self, page: Any, message: Any) -> None:
+        if message.type == "error" and "content security policy" in message.text.lower():
+            self._console += 1
+            self._record({"id": f"console:{self._console}", "page": page.url,
+                          "console": message.text})
+
+    def watch_context(self, context: Any) -> None:
+        context.add_init_script(CSP_RECORDER)
+        context.expose_binding("__reportCspViolation",
+                               lambda _source, violation: self._record(violation))
+        context.on("page", self.watch_page)
+
+    def watch_page(self, page: Any) -> None:
+        if page in self.pages:
+            return
+        self.pages.append(page)
+        page.on("console", lambda message: self._console_message(page, message))
+
+    def flush(self) -> None:
+        """Collect what the open pages recorded and was not reported yet."""
+        for page in self.pages:
+            if page.is_closed():
+                continue
+            try:
+                for violation in page.evaluate("() => window.__cspViolations || []"):
+                    self._record(violation)
+            except Exception:  # a page that is gone or navigating
+                pass
+
+    def take(self) -> list[dict[str, Any]]:
+        """The violations so far, forgotten (for a test that causes some on purpose)."""
+        self.flush()
+        found = list(self.violations.values())
+        self.violations.clear()
+        return found
+
+
+@pytest.fixture(autouse=True)
+def csp_guard() -> Iterator[CspGuard]:
+    """Fails the test when a page it opened violated the Content-Security-Policy."""
+    guard = CspGuard()
+    yield guard
+    guard.flush()  # open_page flushes before closing its contexts; this is the rest
+    if guard.violations:
+        pytest.fail("Content-Security-Policy violations:\n" + "\n".join(
+            json.dumps(v, sort_keys=True) for v in guard.violations.values()))
+
+
 @pytest.fixture
-def open_page(server: Server, browser: Any, offsite: Offsite) -> Iterator[Any]:
+def open_page(server: Server, browser: Any, offsite: Offsite,
+              csp_guard: CspGuard) -> Iterator[Any]:
     """``open_page(username=None)``: a new browser context, logged in if a name is given."""
     contexts = []
 
@@ -165,8 +250,10 @@ def open_page(server: Server, browser: Any, offsite: Offsite) -> Iterator[Any]:
                                       base_url=server.url)
         context.set_default_timeout(15000)
         context.route("**/*", offsite.route)
+        csp_guard.watch_context(context)
         contexts.append(context)
         page = context.new_page()
+        csp_guard.watch_page(page)
         page.on("websocket", offsite.websocket)
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -180,6 +267,7 @@ def open_page(server: Server, browser: Any, offsite: Offsite) -> Iterator[Any]:
         return page
 
     yield make
+    csp_guard.flush()
     for context in contexts:
         context.close()
 

@@ -97,7 +97,8 @@ async def test_a_match_played_over_the_match_websocket(bob: Any, carol: Any,
     anonymous = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/")
     assert (await anonymous.connect())[0] is False
     session = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/",
-                                    headers=[(b"origin", b"http://localhost")])
+                                    headers=[(b"origin", b"http://localhost"),
+                                             (b"host", b"localhost")])
     assert (await session.connect())[0] is True
     assert (await receive(session))["code"] == "not_authenticated"
     assert (await receive(session))["code"] == 4401

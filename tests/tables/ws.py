@@ -63,6 +63,7 @@ async def open_client(table_id: int, *, user: Any = None, token: str | None = No
         headers.append((b"authorization", f"Bearer {token}".encode()))
     if origin is not None:
         headers.append((b"origin", origin))
+    headers.append((b"host", b"localhost"))  # a browser always sends it (the Origin check)
     communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
     client = Client(communicator, name or getattr(user, "username", "bot"))
     connected, code = await communicator.connect()

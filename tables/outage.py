@@ -1,0 +1,223 @@
+"""Degrading cleanly when Redis (the channel layer, the shared cache) is unreachable.
+
+PostgreSQL is the source of truth; Redis only delivers (docs/architecture.md). So
+an outage of Redis must cost live delivery, never a committed command, a turn or
+a 500 (docs/security.md, "Outages: what each one does"). This module has the two
+pieces every part of the server shares:
+
+* :class:`RateLimitFilter` — a logging filter: one line per distinct error per
+  ``seconds``, the next one after the window says how many were suppressed (and
+  carries no traceback). :func:`quiet` installs it on the loggers that repeat
+  themselves during an outage (the worker, the fan-out, the consumers and
+  channels-redis' own receive loop, which logs a traceback every second).
+* :class:`LayerGuard` — a mixin for the websocket consumers: a handshake while
+  the channel layer is down is refused cleanly — accepted, told
+  ``{"type": "error", "code": "unavailable"}`` and closed with 1013 ("try again
+  later") — instead of crashing into Daphne's 500 / 1011
+  (:func:`let_daphne_send_server_codes` lets Daphne send that code).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+import threading
+import time
+import uuid
+from typing import Any
+
+from channels.consumer import StopConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
+
+ERROR_LOG_SECONDS = 10.0  # one line per distinct error per this many seconds
+LAYER_TIMEOUT = 3.0  # a channel-layer call that takes longer counts as a failure (s)
+TRY_AGAIN_LATER = 1013  # websocket close code (RFC 6455 registry: "Try Again Later")
+UNAVAILABLE = {"type": "error", "code": "unavailable",
+               "message": "Live updates are unavailable for a moment (the server cannot "
+                          "reach its message broker); try again in a few seconds."}
+
+
+class RateLimitFilter(logging.Filter):
+    """At most one record per distinct error per ``seconds``.
+
+    A record's key is its logger, level, message template and exception type (not
+    the arguments: "group_send to table.7 failed" and "… table.8 …" are the same
+    error). The first record of a key passes with its traceback; the rest of the
+    window is counted and dropped; the first one after the window passes as one
+    line, without the traceback, saying how many were suppressed.
+    """
+
+    def __init__(self, seconds: float = ERROR_LOG_SECONDS) -> None:
+        super().__init__()
+        self.seconds = seconds
+        self._lock = threading.Lock()
+        self._seen: dict[tuple[Any, ...], list[float]] = {}  # key -> [last passed, count]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING:
+            return True
+        error = record.exc_info[1] if record.exc_info else None
+        key = (record.name, record.levelno, str(record.msg), type(error).__name__)
+        now = time.monotonic()
+        with self._lock:
+            seen = self._seen.get(key)
+            if seen is None:
+                if len(self._seen) > 1000:  # many distinct errors: forget the old ones
+                    self._seen.clear()
+                self._seen[key] = [now, 0]
+                return True
+            if now - seen[0] < self.seconds:
+                seen[1] += 1
+                return False
+            suppressed, seen[0], seen[1] = int(seen[1]), now, 0
+        # Again after a quiet window: one line, no traceback, with the count.
+        if error is not None:
+            record.msg = f"{record.getMessage()} ({type(error).__name__}: {error})"
+            record.args = None
+        record.exc_info, record.exc_text = None, None
+        if suppressed:
+            record.msg = (f"{record.getMessage()} [{suppressed} more like this suppressed "
+                          f"in the last {self.seconds:.0f} s]")
+            record.args = None
+        return True
+
+
+_installed: set[str] = set()
+# The loggers that repeat themselves while Redis is away.
+NOISY = ("tables.worker", "tables.fanout", "tables.consumers", "tables.presence",
+         "tables.outage", "lobby.consumers", "research.consumers",
+         "channels_redis.pubsub", "channels_redis.core")
+
+
+def quiet(*names: str, seconds: float = ERROR_LOG_SECONDS) -> None:
+    """Install :class:`RateLimitFilter` on these loggers (default :data:`NOISY`), once each."""
+    for name in names or NOISY:
+        if name not in _installed:
+            logging.getLogger(name).addFilter(RateLimitFilter(seconds))
+            _installed.add(name)
+
+
+quiet()
+log = logging.getLogger(__name__)
+SERVER_CLOSE_CODES = (1012, 1013)  # "Service Restart", "Try Again Later" (IANA registry)
+
+
+def let_daphne_send_server_codes() -> None:
+    """Daphne closes a websocket through autobahn's ``sendClose``, which accepts only
+    1000 and 3000–4999 from an application and raised on 1013. 1012 and 1013 are the
+    registered codes a server sends when it is restarting or overloaded (RFC 6455
+    section 7.4, IANA "WebSocket Close Code Number Registry"); they go out through the
+    same frame writer ``sendClose`` itself ends in. Other codes are untouched."""
+    try:
+        from daphne.ws_protocol import WebSocketProtocol
+    except ImportError:  # not served by Daphne
+        return
+    original = WebSocketProtocol.serverClose
+    if getattr(original, "sends_server_codes", False):
+        return
+
+    def server_close(self: Any, code: int | None = None) -> None:
+        if code in SERVER_CLOSE_CODES:
+            self.sendCloseFrame(code=code, isReply=False)
+        else:
+            original(self, code)
+
+    server_close.sends_server_codes = True  # type: ignore[attr-defined]
+    WebSocketProtocol.serverClose = server_close
+
+
+let_daphne_send_server_codes()
+
+
+class LayerGuard:
+    """Mixin for a websocket consumer (before ``AsyncWebsocketConsumer`` in the bases).
+
+    Channels asks the channel layer for the connection's own channel before the
+    handshake reaches :meth:`connect`; with Redis down that raises, and Daphne
+    answers the handshake with a 500. Here that failure is caught: the consumer runs
+    without a layer, and the handshake is refused cleanly (:meth:`unavailable`).
+    :meth:`join_groups` does the same for the ``group_add`` calls in ``connect``.
+    """
+
+    layer_error: BaseException | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        # AsyncConsumer.__call__ (channels 4), with the layer's new_channel guarded.
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)  # type: ignore[attr-defined]
+        if self.channel_layer is not None:
+            try:
+                self.channel_name = await asyncio.wait_for(
+                    self.channel_layer.new_channel(), LAYER_TIMEOUT)
+            except Exception as error:
+                log.warning("channel layer unavailable: refusing websocket handshakes: %s",
+                            error)
+                self.layer_error, self.channel_layer = error, None
+                self.channel_name = f"unavailable.{uuid.uuid4().hex}"
+        self.base_send = send
+        try:
+            if self.channel_layer is not None:
+                self.channel_receive = functools.partial(self.channel_layer.receive,
+                                                         self.channel_name)
+                await await_many_dispatch([receive, self.channel_receive],
+                                          self.dispatch)  # type: ignore[attr-defined]
+            else:
+                await await_many_dispatch([receive], self.dispatch)  # type: ignore[attr-defined]
+        except StopConsumer:
+            pass
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        if self.layer_error is not None:
+            await self.unavailable(accepted=False)
+            return
+        await super().websocket_connect(message)  # type: ignore[misc]
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        if self.layer_error is not None:  # nothing was joined, nothing to leave
+            raise StopConsumer()
+        await super().websocket_disconnect(message)  # type: ignore[misc]
+
+    async def unavailable(self, *, accepted: bool) -> None:
+        """Refuse for now: the client should retry in a few seconds (close 1013)."""
+        self.layer_refused = True
+        if not accepted:
+            await self.accept()  # type: ignore[attr-defined]
+        data = dict(UNAVAILABLE)
+        if isinstance(getattr(self, "version", None), int):
+            data["version"] = self.version  # type: ignore[attr-defined]
+        await self.send(text_data=json.dumps(data, separators=(",", ":")))  # type: ignore[attr-defined]
+        await self.close(code=TRY_AGAIN_LATER, reason="try again later")  # type: ignore[attr-defined]
+
+    async def join_groups(self, groups: list[str], joined: list[str] | None = None, *,
+                          accepted: bool) -> bool:
+        """``group_add`` each group (appending it to ``joined``); if the channel layer
+        fails, refuse the connection with :meth:`unavailable` and return False."""
+        assert self.channel_layer is not None
+        try:
+            for group in groups:
+                await asyncio.wait_for(self.channel_layer.group_add(group, self.channel_name),
+                                       LAYER_TIMEOUT)
+                if joined is not None:
+                    joined.append(group)
+        except Exception as error:
+            log.warning("channel layer unavailable: refusing a websocket: %s", error)
+            await self.leave_groups(groups)  # (the layer may keep local state per group)
+            if joined is not None:
+                joined.clear()
+            await self.unavailable(accepted=accepted)
+            return False
+        return True
+
+    async def leave_groups(self, groups: list[str]) -> None:
+        """``group_discard`` each group, best effort (a stale member only expires)."""
+        if self.channel_layer is None:
+            return
+        for group in groups:
+            try:
+                await asyncio.wait_for(
+                    self.channel_layer.group_discard(group, self.channel_name), 1.0)
+            except Exception as error:
+                log.warning("group_discard failed: %s", error)
