@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +29,7 @@ PROTOCOL = 2
 log = logging.getLogger(__name__)
 CLOSE_CODES = {"not_authenticated": 4401, "session_ended": 4401, "table_not_found": 4404,
                "table_closed": 4410, "too_many_connections": 4429}
+RECHECK_SECONDS = 1.0  # the credential is re-read at most this often (guard)
 ENDED = "Your session or bot token has ended (logged out, password changed, token " \
         "regenerated, bot deleted or account deactivated); connect again."
 
@@ -140,7 +142,7 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(data, separators=(",", ":")))
 
     async def send_snapshot(self, request_id: Any = None) -> None:
-        data = await db(selectors.snapshot, read_only=True, guard=self.credential,
+        data = await db(selectors.snapshot, read_only=True, guard=self.guard(),
                         table_id=self.table_id, user=self.user, bot=self.bot)
         self.version = max(self.version, data["version"])
         turn = data.pop("your_turn")
@@ -187,6 +189,17 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
                 return
             await self.error(error.code, error.message, request_id)
 
+    def guard(self) -> Credential | None:
+        """The credential to re-check before this command, at most every
+        ``RECHECK_SECONDS``: the announcement (:meth:`auth_revoked`) closes the socket at
+        once; this backstop catches a lost one within a second without a query on
+        every command of a fast bot (docs/security.md, "Sessions and tokens")."""
+        now = time.monotonic()
+        if now - getattr(self, "checked_at", 0.0) < RECHECK_SECONDS:
+            return None
+        self.checked_at = now
+        return self.credential
+
     async def auth_revoked(self, event: dict[str, Any]) -> None:
         """The credential ended (:func:`accounts.credentials.announce`): close at once."""
         await self.refuse(TableError("session_ended", ENDED))
@@ -211,11 +224,11 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         elif kind == "snapshot":
             await self.send_snapshot(request_id)
         elif kind == "chat":
-            await db(services.chat, guard=self.credential, table_id=self.table_id,
+            await db(services.chat, guard=self.guard(), table_id=self.table_id,
                      user=self.user, bot=self.bot, text=data.get("text"))
             await self.ack(request_id, self.version)
         else:  # a table command: the service knows the game's commands (else unknown_type)
-            result = await db(services.execute, guard=self.credential, table_id=self.table_id,
+            result = await db(services.execute, guard=self.guard(), table_id=self.table_id,
                               user=self.user, bot=self.bot, command=data)
             await self.ack(request_id, result.version)
 

@@ -1,12 +1,13 @@
 """Open websockets end with their credentials (docs/security.md, "Sessions and tokens").
 
 Each case twice: the announcement closes the socket at once, and, when the
-announcement is lost (channel layer down), the per-command check refuses the next
-command. Either way the socket's last word is ``session_ended`` and close 4401.
+announcement is lost (channel layer down), the backstop check (at most a second old)
+refuses the next command. Either way the socket's last word is ``session_ended`` and close 4401.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -18,6 +19,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client as HttpClient
 
 from pokersite.asgi import application
+from tables.consumers import RECHECK_SECONDS
 from tests.conftest import PASSWORD
 from tests.tables.ws import Client, open_client
 
@@ -56,6 +58,7 @@ async def assert_ended(client: Client, delivery: str) -> None:
     got = await client.drain(0.3)
     if delivery == "announcement_lost":
         assert client.close_code is None, "closed although nobody told it"
+        await asyncio.sleep(RECHECK_SECONDS)  # the backstop re-reads at most this often
         got = await client.request({"type": "chat", "text": "still here?", "request_id": 1})
     assert "session_ended" in codes(got), got
     assert not any(m["type"] == "ack" for m in got), got
