@@ -34,6 +34,7 @@ from typing import Any
 import pytest
 
 from tests.tables.helpers import assert_chips_conserved
+from tests.tables.test_multiprocess import database_url, free_port
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,21 +42,6 @@ BIN = Path(sys.executable).parent
 OUTAGE_SECONDS = 20.0
 TURN_SECONDS = 5  # shorter than the outage: a turn nobody hears of would time out
 PING_EVERY = 1.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def database_url() -> str:
-    from django.db import connection
-
-    s = connection.settings_dict
-    password = f":{s['PASSWORD']}" if s.get("PASSWORD") else ""
-    return (f"postgres://{s['USER']}{password}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}"
-            f"/{s['NAME']}")
 
 
 def wait_for_port(port: int, what: str, timeout: float = 30) -> None:
