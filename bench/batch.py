@@ -31,8 +31,8 @@ from botkit.house import make_bot
 from botkit.match import MatchSettings, play_match
 from engine.actions import Action
 from engine.cards import standard_deck
-from engine.holdem import Hand, HandSetup
 from engine.phh.policy import choose
+from engine.poker.hand import Hand, HandSetup
 
 
 def engine_only(seconds: float, players: int = 2) -> float:

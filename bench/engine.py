@@ -32,8 +32,8 @@ import treys
 from engine.actions import Action
 from engine.cards import standard_deck
 from engine.evaluation import evaluate
-from engine.holdem import Hand, HandSetup
 from engine.phh.policy import choose
+from engine.poker.hand import Hand, HandSetup
 
 
 @dataclass(frozen=True)

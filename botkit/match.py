@@ -102,7 +102,7 @@ def _setup(game_key: str, names: list[str], settings: MatchSettings | None,
     game = get_game(game_key)
     info = game.info
     n = len(names)
-    if game_key == "holdem":
+    if game_key == "holdem" or info.client == "holdem":  # every poker variant
         config = (settings or MatchSettings()).resolved(n)
         assert config.seats is not None and config.stack is not None
         if n != config.seats:
@@ -110,8 +110,11 @@ def _setup(game_key: str, names: list[str], settings: MatchSettings | None,
                              "seat.")
         if not info.min_players <= n <= info.max_players:
             raise ValueError(f"A match needs {info.min_players} to {info.max_players} players.")
-        table_settings = game.validate_settings({**config.table_settings(),
-                                                 **(game_settings or {})})
+        known = game.settings_schema().get("properties", {})
+        chosen = {k: v for k, v in config.table_settings().items() if k in known}
+        if settings is None and game_key != "holdem":
+            del chosen["structure"]  # the variant's own betting (stud: fixed limit)
+        table_settings = game.validate_settings({**chosen, **(game_settings or {})})
         return _Setup(game, table_settings, {**asdict(config), "bots": names},
                       {"buy_in": config.stack, **(seat_options or {})}, "mbb/hand", 1000,
                       config.big_blind)
@@ -459,7 +462,8 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--settings", type=json.loads, default=None,
                         help="the table settings as JSON (games other than holdem; for "
                              "holdem it overrides the options below)")
-    parser.add_argument("--structure", choices=("NL", "PL", "FL"), default="NL")
+    parser.add_argument("--structure", choices=("NL", "PL", "FL"), default=None,
+                        help="poker betting (default: the game's own, NL for holdem)")
     parser.add_argument("--blinds", default="1/2", help="small/big blind (default 1/2)")
     parser.add_argument("--ante", type=int, default=0)
     parser.add_argument("--stack", type=int, default=200, help="starting stack in big blinds")
@@ -492,7 +496,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.game not in GAMES:
         print(f"No game called {args.game!r} (known: {', '.join(GAMES)}).", file=sys.stderr)
         return 2
-    default = "rule_based,random" if args.game == "holdem" else "uniform,uniform"
+    poker = args.game == "holdem" or GAMES[args.game].info.client == "holdem"
+    default = "rule_based,random" if poker else "uniform,uniform"
+    structure = args.structure or GAMES[args.game].settings_schema().get(
+        "properties", {}).get("structure", {}).get("default", "NL")
     kinds = [k.strip() for k in (args.bots or default).split(",") if k.strip()]
     players = args.players or len(kinds)
     small, _, big = args.blinds.partition("/")
@@ -506,7 +513,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except KeyError as error:
             print(error.args[0], file=sys.stderr)
             return 2
-    settings = MatchSettings(structure=args.structure, small_blind=int(small),
+    settings = MatchSettings(structure=structure, small_blind=int(small),
                              big_blind=int(big), ante=args.ante, seats=players,
                              stack=args.stack * int(big), reset_stacks=not args.no_reset)
     try:

@@ -131,12 +131,16 @@ class _Hand:
     street_bet: int = 0
 
 
+_STREET_STARTS = frozenset({"HoleCardsDealt", "UpCardsDealt", "PlayerDrew"})
+
+
 def hand_stats(events: Iterable[Mapping[str, Any]]) -> tuple[list[int], dict[int, PlayerStats]]:
     """Seats in position order and each seat's counters for one hand (``net_bb`` unset)."""
     order: list[int] = []
     dealt: list[int] = []
     seen: dict[int, _Hand] = {}
     street = 0
+    acted = False  # a betting action since the street began: the next deal starts a street
     shown_down = False
 
     def player(seat: int) -> _Hand:
@@ -147,11 +151,26 @@ def hand_stats(events: Iterable[Mapping[str, Any]]) -> tuple[list[int], dict[int
     for event in events:
         kind = event.get("type")
         seat = event.get("player")
+        if kind == "BoardDealt" or (acted and kind in _STREET_STARTS):
+            # A new street: board cards, or (stud, draw games) cards dealt or drawn
+            # after some betting. "saw_flop" means saw the second street.
+            street += 1
+            acted = False
+            for p in seen.values():
+                p.street_bet = 0
+                if street == 1 and not p.folded:
+                    p.saw_flop = True
         if kind == "HandStarted":
             order = list(event["seats"])
         elif kind == "HoleCardsDealt":
-            dealt.append(seat)  # type: ignore[arg-type]
+            if seat not in dealt:
+                dealt.append(seat)  # type: ignore[arg-type]
             player(seat)  # type: ignore[arg-type]
+        elif kind == "BringInPosted":
+            p = player(seat)  # type: ignore[arg-type]
+            p.invested += event["amount"]
+            p.street_bet += event["amount"]
+            acted = True
         elif kind == "AntePosted":
             player(seat).invested += event["amount"]  # type: ignore[arg-type]
         elif kind == "BlindPosted":
@@ -159,14 +178,9 @@ def hand_stats(events: Iterable[Mapping[str, Any]]) -> tuple[list[int], dict[int
             p.invested += event["amount"]
             if not event.get("dead"):
                 p.street_bet += event["amount"]
-        elif kind == "BoardDealt":
-            street += 1
-            for p in seen.values():
-                p.street_bet = 0
-                if street == 1 and not p.folded:
-                    p.saw_flop = True
         elif kind == "PlayerCalled":
             p = player(seat)  # type: ignore[arg-type]
+            acted = True
             p.invested += event["amount"]
             p.street_bet += event["amount"]
             if street == 0:
@@ -175,6 +189,7 @@ def hand_stats(events: Iterable[Mapping[str, Any]]) -> tuple[list[int], dict[int
                 p.calls += 1
         elif kind in ("BetPlaced", "RaisePlaced"):
             p = player(seat)  # type: ignore[arg-type]
+            acted = True
             p.invested += event["to"] - p.street_bet
             p.street_bet = event["to"]
             if street == 0:
@@ -183,6 +198,9 @@ def hand_stats(events: Iterable[Mapping[str, Any]]) -> tuple[list[int], dict[int
                 p.aggressive += 1
         elif kind == "PlayerFolded":
             player(seat).folded = True  # type: ignore[arg-type]
+            acted = True
+        elif kind == "PlayerChecked":
+            acted = True
         elif kind == "UncalledBetReturned":
             p = player(seat)  # type: ignore[arg-type]
             p.received += event["amount"]

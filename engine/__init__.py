@@ -1,7 +1,7 @@
 """A pure-Python poker engine: the rules, with a wall around them.
 
 No Django here. Cards, actions and events are small frozen values; a hand is
-driven with :meth:`engine.holdem.Hand.apply`; clients only ever see state
+driven with :meth:`engine.poker.hand.Hand.apply`; clients only ever see state
 through :mod:`engine.projection`.
 
 >>> from engine import Action, Hand, HandSetup, seeded_deck
@@ -14,7 +14,7 @@ from engine.actions import Action, ActionKind
 from engine.betting import LegalActions
 from engine.cards import Card, format_cards, parse_cards, secure_deck, seeded_deck, standard_deck
 from engine.errors import EngineError, IllegalAction, MalformedAction
-from engine.holdem import Hand, HandSetup
+from engine.poker.hand import Hand, HandSetup
 
 __all__ = [
     "Action",

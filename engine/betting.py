@@ -68,6 +68,8 @@ class LegalActions:
     ``call_amount`` is the number of chips a call adds (``None`` if there is
     nothing to call); ``min_raise_to``/``max_raise_to`` bound a bet or raise
     (``None`` if not allowed) and ``sized_kind`` says which of the two it is.
+    In stud the first player may post ``bring_in`` chips (or complete: a bet); in a
+    draw the actor discards up to ``draw`` cards (none: stand pat).
 
     >>> legal = LegalActions(can_fold=True, call_amount=2, min_raise_to=4,
     ...                      max_raise_to=100, sized_kind="raise")
@@ -83,6 +85,8 @@ class LegalActions:
     sized_kind: str | None = None
     can_show: bool = False
     can_muck: bool = False
+    bring_in: int | None = None
+    draw: int | None = None
 
     @property
     def can_bet(self) -> bool:
@@ -108,6 +112,10 @@ class LegalActions:
             return self.can_show
         if kind is ActionKind.MUCK:
             return self.can_muck
+        if kind is ActionKind.BRING_IN:
+            return self.bring_in is not None
+        if kind is ActionKind.DRAW:
+            return self.draw is not None and len(action.cards or ()) <= self.draw
         if self.sized_kind != kind.value or self.min_raise_to is None:
             return False
         assert action.amount is not None and self.max_raise_to is not None
@@ -115,6 +123,10 @@ class LegalActions:
 
     def __iter__(self) -> Iterator[Action]:
         """Representative actions: each simple action, and the min and max sizes."""
+        if self.bring_in is not None:
+            yield Action.bring_in()
+        if self.draw is not None:
+            yield Action.draw(())
         if self.can_fold:
             yield Action.fold()
         if self.can_check:
@@ -132,8 +144,8 @@ class LegalActions:
             yield Action.muck()
 
     def to_json(self) -> dict[str, Any]:
-        """All fields as a plain dict."""
-        return {
+        """All fields as a plain dict (``bring_in`` and ``draw`` only when offered)."""
+        data: dict[str, Any] = {
             "can_fold": self.can_fold,
             "can_check": self.can_check,
             "call_amount": self.call_amount,
@@ -143,6 +155,11 @@ class LegalActions:
             "can_show": self.can_show,
             "can_muck": self.can_muck,
         }
+        if self.bring_in is not None:
+            data["bring_in"] = self.bring_in
+        if self.draw is not None:
+            data["draw"] = self.draw
+        return data
 
 
 NO_ACTIONS = LegalActions()

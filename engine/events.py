@@ -1,7 +1,7 @@
 """Events: what happened, in the past tense, each tagged with its audience.
 
 Events are small frozen values. ``event.audience`` is ``None`` for a public
-event, or the player index (position in a :class:`~engine.holdem.Hand`, seat
+event, or the player index (position in a :class:`~engine.poker.hand.Hand`, seat
 at a :class:`~engine.table.TableState`) that alone may see it. Clients never
 receive ``to_json()`` directly: they go through :mod:`engine.projection`.
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine.cards import Card
 from engine.game import (
@@ -33,11 +34,37 @@ from engine.game import (
 )
 
 __all__ = [
-    "AntePosted", "BetPlaced", "BlindPosted", "BoardDealt", "BuyIn", "CardsMucked",
-    "CardsShown", "CashOut", "ChipsAdded", "ChipsPending", "Event", "HandEnded",
-    "HandStarted", "HoleCardsDealt", "PlayerCalled", "PlayerChecked", "PlayerFolded",
-    "PlayerLeft", "PlayerSatIn", "PlayerSatOut", "PlayerSeated", "PlayerTimedOut",
-    "PlayerWaitingForBB", "PotAwarded", "RaisePlaced", "UncalledBetReturned", "relabel",
+    "AntePosted",
+    "BetPlaced",
+    "BlindPosted",
+    "BoardDealt",
+    "BringInPosted",
+    "BuyIn",
+    "CardsDiscarded",
+    "CardsMucked",
+    "CardsShown",
+    "CashOut",
+    "ChipsAdded",
+    "ChipsPending",
+    "Event",
+    "HandEnded",
+    "HandStarted",
+    "HoleCardsDealt",
+    "PlayerCalled",
+    "PlayerChecked",
+    "PlayerDrew",
+    "PlayerFolded",
+    "PlayerLeft",
+    "PlayerSatIn",
+    "PlayerSatOut",
+    "PlayerSeated",
+    "PlayerTimedOut",
+    "PlayerWaitingForBB",
+    "PotAwarded",
+    "RaisePlaced",
+    "UncalledBetReturned",
+    "UpCardsDealt",
+    "relabel",
 ]
 
 
@@ -66,6 +93,44 @@ class BlindPosted(Event):
 @dataclass(frozen=True, slots=True)
 class HoleCardsDealt(Event):
     """Hole cards dealt to one player: private to that player."""
+
+    player: int
+    cards: tuple[Card, ...]
+
+    @property
+    def audience(self) -> int | None:
+        return self.player
+
+
+@dataclass(frozen=True, slots=True)
+class UpCardsDealt(Event):
+    """Cards dealt face up to one player (stud): public."""
+
+    player: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BringInPosted(Event):
+    """The stud bring-in was posted (``amount`` may be short if the stack was short)."""
+
+    player: int
+    amount: int
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerDrew(Event):
+    """The player discarded ``count`` cards to draw as many (0: stood pat): public."""
+
+    player: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDiscarded(Event):
+    """Which cards the player discarded: private to that player (the replacements
+    follow in a :class:`HoleCardsDealt`)."""
 
     player: int
     cards: tuple[Card, ...]
@@ -150,18 +215,27 @@ class CardsMucked(Event):
 
 @dataclass(frozen=True, slots=True)
 class PotAwarded(Event):
-    """``amount`` chips of pot number ``pot`` (0 = main) went to ``player``."""
+    """``amount`` chips of pot number ``pot`` (0 = main) went to ``player``; in a
+    high/low split game ``side`` is ``"high"`` or ``"low"`` (else empty, not sent)."""
 
     pot: int
     player: int
     amount: int
     hand: str = ""
+    side: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        data = {"type": "PotAwarded", "pot": self.pot, "player": self.player,
+                "amount": self.amount, "hand": self.hand}
+        if self.side:
+            data["side"] = self.side
+        return data
 
 
 @dataclass(frozen=True, slots=True)
 class HandEnded(RoundEnded):
     """The hand is over; every pot has been awarded. At a table ``results`` has each
-    dealt-in seat's net (inside a bare :class:`~engine.holdem.Hand` it is empty)."""
+    dealt-in seat's net (inside a bare :class:`~engine.poker.hand.Hand` it is empty)."""
 
 
 # --- Table events (``player`` is a seat number) -----------------------------

@@ -39,7 +39,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
 from engine.cards import Card, format_cards
 from engine.errors import IllegalAction, MalformedAction
@@ -277,6 +277,7 @@ class GameInfo:
     house_bots: tuple[str, ...] = ()  # house-bot styles that can play this game
     export_format: str = ""  # "phh" for poker; "" = JSON
     stats: tuple[str, ...] = ()  # names of the statistics the research pages show
+    client: str = ""  # the folder of static/games/ with its board; "" = the key
 
     def to_json(self) -> Json:
         """Plain dict for the API and the lobby."""
@@ -285,7 +286,7 @@ class GameInfo:
                 "teams": self.teams, "round_name": self.round_name,
                 "seat_commands": list(self.seat_commands), "seat_options": self.seat_options,
                 "house_bots": list(self.house_bots), "export_format": self.export_format,
-                "stats": list(self.stats)}
+                "stats": list(self.stats), "client": self.client or self.key}
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,7 +407,7 @@ class Game:
     they raise :class:`~engine.errors.MalformedAction` / ``IllegalAction`` (with a
     stable ``code``) and change nothing on error."""
 
-    info: ClassVar[GameInfo]
+    info: GameInfo  # a class attribute, or set per instance (one class, several games)
 
     # -- settings and listing
     def settings_schema(self) -> Json:

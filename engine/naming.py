@@ -29,17 +29,24 @@ def game_name(
     max_buy_in: float | None = None,
     ante: float = 0,
     game: str = "Texas Hold'em",
+    blinds: bool = True,
 ) -> str:
     """The table's game name per the rules ("Naming a game").
 
     Fixed limit shows the small bet / big bet (the big blind and twice it);
-    no limit and pot limit show the maximum buy-in, then the blinds.
+    no limit and pot limit show the maximum buy-in, then the blinds (a game
+    without blinds: the minimum bet).
+
+    >>> game_name("PL", 1, 2, max_buy_in=200, ante=1, game="Sökö", blinds=False)
+    'Sökö PL200 (bet 2) ante 1'
     """
     if structure == "FL":
         name = f"{game} FL {format_amount(big_blind)}/{format_amount(2 * big_blind)}"
     else:
         top = format_amount(max_buy_in) if max_buy_in is not None else ""
-        name = f"{game} {structure}{top} ({format_amount(small_blind)}/{format_amount(big_blind)})"
+        stakes = (f"{format_amount(small_blind)}/{format_amount(big_blind)}" if blinds
+                  else f"bet {format_amount(big_blind)}")
+        name = f"{game} {structure}{top} ({stakes})"
     if ante:
         name += f" ante {format_amount(ante)}"
     return name

@@ -5,7 +5,7 @@ table), or is a spectator (none), or is omniscient (the superuser). The deck
 never leaves the engine; a hole card the viewer may not see becomes ``"??"``.
 
 >>> from engine.cards import standard_deck
->>> from engine.holdem import Hand, HandSetup
+>>> from engine.poker.hand import Hand, HandSetup
 >>> hand, events = Hand.start(HandSetup(stacks=(100, 100), blinds=(1, 2)), standard_deck())
 >>> [project_event(e, Viewer.spectator())["cards"] for e in events if e.type == "HoleCardsDealt"]
 ['????', '????']
@@ -27,7 +27,7 @@ from engine.game import Viewer
 __all__ = ["Viewer", "project_event", "project_hand", "project_table"]
 
 if TYPE_CHECKING:
-    from engine.holdem import Hand
+    from engine.poker.hand import Hand
     from engine.table import TableState
 
 
@@ -47,21 +47,38 @@ def project_hand(
     hand: Hand, viewer: Viewer, labels: Sequence[int] | None = None
 ) -> dict[str, Any]:
     """The hand for this viewer. ``labels`` maps positions to seats (table use):
-    then ``viewer`` speaks seats and every ``player`` in the output is a seat."""
+    then ``viewer`` speaks seats and every ``player`` in the output is a seat.
+
+    A card reads ``"??"`` unless the viewer may see the player, the player showed, or
+    it was dealt face up (stud: ``up`` flags each card). In draw games ``draws``
+    lists how many cards the player drew at each draw (public).
+    """
     label = list(labels) if labels is not None else list(range(hand.n))
-    holes = hand.hole_cards
+    holes, ups = hand.holes, hand.up
+    stud, draws = hand.variant.stud, hand.variant.draws
     players = []
     for position in range(hand.n):
-        visible = viewer.can_see(label[position]) or hand.shown[position]
-        cards = format_cards(holes[position]) if visible else HIDDEN * len(holes[position])
-        players.append({
+        hole = holes[position]
+        if viewer.can_see(label[position]) or hand.shown[position]:
+            cards = format_cards(hole)
+        elif stud:
+            cards = format_cards([c if u else None for c, u in zip(hole, ups[position],
+                                                                     strict=True)])
+        else:
+            cards = HIDDEN * len(hole)
+        player: dict[str, Any] = {
             "player": label[position],
             "position": position,
             "stack": hand.stacks[position],
             "bet": hand.bets[position],
             "folded": hand.folded[position],
             "cards": cards,
-        })
+        }
+        if stud:
+            player["up"] = list(ups[position])
+        if draws:
+            player["draws"] = list(hand.drawn[position])
+        players.append(player)
     actor = hand.actor
     data: dict[str, Any] = {
         "street": hand.street,
@@ -72,6 +89,8 @@ def project_hand(
         "actor": None if actor is None else label[actor],
         "is_over": hand.is_over,
     }
+    if hand.drawing:
+        data["drawing"] = True
     if actor is not None and label[actor] in viewer.players:
         data["legal_actions"] = hand.legal_actions().to_json()
     results = hand.results

@@ -13,14 +13,19 @@ True
 
 from __future__ import annotations
 
+from engine.dice import DiceGame
 from engine.errors import MalformedAction
 from engine.game import Game
-from engine.poker import HoldemGame
+from engine.poker import HoldemGame, PokerGame
+from engine.poker.variants import VARIANTS
 
 GAMES: dict[str, Game] = {
     "holdem": HoldemGame(),
+    **{key: PokerGame(key) for key in VARIANTS if key != "holdem"},
+    "dice": DiceGame(),
 }
-"""Every hosted game by key; "holdem" first."""
+"""Every hosted game by key; "holdem" first, then the other poker variants and the dice
+game. (Tuppi, :mod:`engine.tuppi`, joins when its board and live play are ready.)"""
 
 
 def register(game: Game) -> Game:

@@ -47,8 +47,9 @@ from engine.events import (
     relabel,
 )
 from engine.game import MAX_CHIPS, SeatResult
-from engine.holdem import Hand, HandSetup
 from engine.naming import game_name
+from engine.poker.hand import Hand, HandSetup
+from engine.poker.variants import VARIANTS, Variant
 from engine.projection import Viewer, project_table
 
 PLAYING, SITTING_OUT, WAITING_FOR_BB, NEW = "playing", "sitting_out", "waiting_for_bb", "new"
@@ -86,15 +87,26 @@ class TableSettings:
     seats: int = 6
     min_buy_in: int = 0
     max_buy_in: int | None = 0
+    variant: str = "holdem"
+    bring_in: int = 0
 
     def __post_init__(self) -> None:
-        if self.structure not in STRUCTURES:
-            raise MalformedAction("bad_settings", f"Unknown structure {self.structure!r}.")
+        variant = VARIANTS.get(self.variant) if isinstance(self.variant, str) else None
+        if variant is None:
+            raise MalformedAction("bad_settings", f"Unknown variant {self.variant!r}.")
+        if self.structure not in STRUCTURES or self.structure not in variant.structures:
+            raise MalformedAction("bad_settings", f"{variant.title} is not played "
+                                                  f"{self.structure!r}.")
         _whole("small_blind", self.small_blind, 1, MAX_BLIND)
         _whole("big_blind", self.big_blind, self.small_blind, MAX_BLIND)
         _whole("ante", self.ante, 0, MAX_BLIND)
-        if not 2 <= _whole("seats", self.seats) <= 10:
-            raise MalformedAction("bad_settings", "A table has 2 to 10 seats.")
+        if variant.forced == "bring_in":
+            _whole("bring_in", self.bring_in, 1, self.big_blind)
+        elif self.bring_in:
+            raise MalformedAction("bad_settings", f"{variant.title} has no bring-in.")
+        if not variant.min_players <= _whole("seats", self.seats) <= variant.max_players:
+            raise MalformedAction("bad_settings", f"A table of {variant.title} has "
+                                  f"{variant.min_players} to {variant.max_players} seats.")
         if not self.min_buy_in:
             object.__setattr__(self, "min_buy_in", 20 * self.big_blind)
         if self.max_buy_in == 0:
@@ -105,14 +117,27 @@ class TableSettings:
             raise MalformedAction("bad_settings", "max_buy_in is below min_buy_in.")
 
     @property
+    def game(self) -> Variant:
+        """The poker variant played."""
+        return VARIANTS[self.variant]
+
+    @property
     def name(self) -> str:
         """E.g. ``Texas Hold'em NL200 (1/2)``."""
+        game = self.game
         return game_name(self.structure, self.small_blind, self.big_blind,
-                         self.max_buy_in, self.ante)
+                         self.max_buy_in, self.ante, game.title,
+                         blinds=game.forced == "blinds")
 
     def to_json(self) -> dict[str, Any]:
-        """Plain dict."""
-        return asdict(self)
+        """Plain dict (``variant`` and ``bring_in`` only where they apply: hold'em's
+        settings keep their shape)."""
+        data = asdict(self)
+        if self.variant == "holdem":
+            del data["variant"]
+        if not self.bring_in:
+            del data["bring_in"]
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableSettings:
@@ -283,6 +308,14 @@ class TableState:
         n_seats = len(self.seats)
         status = {i: s.status for i, s in enumerate(self.seats)
                   if s is not None and s.stack > 0 and s.status != SITTING_OUT and not s.leaving}
+        if self.settings.game.forced != "blinds":  # no blinds: everyone ready is dealt in
+            if len(status) < 2:
+                return None
+            start = -1 if self.button is None else self.button
+            button = min(status, key=lambda i: (i - start - 1) % n_seats)
+            dealt = sorted(status, key=lambda i: (i - button - 1) % n_seats)
+            return _Plan(positions=dealt, blinds=[0] * len(dealt), dead=[0] * len(dealt),
+                         button=button)
         owing = {i for i, s in enumerate(self.seats)
                  if s is not None and (s.missed_sb or s.missed_bb)}
         # Joiners (new players, returning players who owe blinds) are never the SB or button.
@@ -329,16 +362,20 @@ class TableState:
         """True if no hand is running and at least two players would be dealt in."""
         return (self.hand is None or self.hand.is_over) and self._plan() is not None
 
-    def start_hand(self, deck: Sequence[Card]) -> list[Event]:
-        """Move the button, post blinds (and missed blinds) and deal from ``deck``."""
+    def start_hand(self, deck: Sequence[Card], reshuffle: Sequence[Card] = ()) -> list[Event]:
+        """Move the button, post blinds (and missed blinds) and deal from ``deck``
+        (draw games: ``reshuffle`` orders the discards if the deck runs out)."""
         if self.hand is not None and not self.hand.is_over:
             raise IllegalAction("hand_running", "A hand is already in progress.")
         plan = self._plan()
         if plan is None:
             raise IllegalAction("not_enough_players", "At least two players are needed.")
-        self._mark_missed_blinds(plan)
         settings = self.settings
+        if settings.game.forced == "blinds":
+            self._mark_missed_blinds(plan)
         setup = HandSetup(
+            variant=settings.variant,
+            bring_in=settings.bring_in,
             structure=settings.structure,
             stacks=tuple(self.seats[i].stack for i in plan.positions),  # type: ignore[union-attr]
             blinds=tuple(plan.blinds),
@@ -347,7 +384,7 @@ class TableState:
             min_bet=settings.big_blind,
             big_bet=2 * settings.big_blind if settings.structure == "FL" else 0,
         )
-        hand, events = Hand.start(setup, deck)
+        hand, events = Hand.start(setup, deck, reshuffle)
         for i in plan.positions:
             occupant = self.seats[i]
             assert occupant is not None
@@ -427,7 +464,9 @@ class TableState:
             occupant = self.seats[self.positions[hand.actor]]
             if occupant is None or not occupant.leaving:
                 break
-            action = Action.fold() if hand.legal_actions().can_fold else Action.muck()
+            # Fold; where folding is not a choice (stud's bring-in, a draw, the showdown)
+            # the default move, and the fold comes at the next betting decision.
+            action = Action.fold() if hand.legal_actions().can_fold else hand.default_action()
             events += self._relabel(hand.apply(action))
         if hand.is_over and not self.settled:
             self.settled = True
@@ -455,14 +494,18 @@ class TableState:
         assert hand is not None and hand.results is not None
         holes = hand.hole_cards
         results = []
+        stud = hand.variant.stud
         for r in hand.results:
             shown = format_cards(r.shown) if r.shown is not None else None
+            detail = {"position": r.position, "starting_stack": hand.setup.stacks[r.position],
+                      "won": r.won, "shown": shown, "hand": r.hand if shown else None}
+            if stud:  # the up cards are public: "????7hKs..."
+                detail["public"] = format_cards(
+                    [c if up else None for c, up in zip(holes[r.position],
+                                                        hand.up[r.position], strict=True)])
             results.append(SeatResult(
                 seat=self.positions[r.position], player_id=self.hand_players[r.position],
-                net=r.net,
-                detail={"position": r.position, "starting_stack": hand.setup.stacks[r.position],
-                        "won": r.won, "shown": shown, "hand": r.hand if shown else None},
-                secret={"cards": format_cards(holes[r.position])}))
+                net=r.net, detail=detail, secret={"cards": format_cards(holes[r.position])}))
         return HandEnded(tuple(results))
 
     # -------------------------------------------------------------- misc

@@ -118,7 +118,19 @@ def _holdem_checks(form: CreateTableForm, data: Json) -> None:
         form.add_error("max_buy_in", "The maximum buy-in is below the minimum.")
 
 
-CROSS_CHECKS: dict[str, Callable[[CreateTableForm, Json], None]] = {"holdem": _holdem_checks}
+def _stud_checks(form: CreateTableForm, data: Json) -> None:
+    bring_in, small_bet = data.get("bring_in"), data.get("big_blind")
+    if bring_in and small_bet and bring_in > small_bet:
+        form.add_error("bring_in", "The bring-in cannot exceed the small bet.")
+    _holdem_checks(form, data)
+
+
+CROSS_CHECKS: dict[str, Callable[[CreateTableForm, Json], None]] = {
+    key: _stud_checks if "bring_in" in game.settings_schema().get("properties", {})
+    else _holdem_checks
+    for key, game in GAMES.items() if key == "holdem" or game.info.client == "holdem"
+}
+"""Every poker variant's checks (the games drawn by the poker board)."""
 
 
 class CreateTableForm(forms.Form):

@@ -70,7 +70,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     info = _game_info(obj.game)
     # ?board=generic shows any game on the generic board (its view as JSON, its moves
     # as plain controls): a look at what a game sends before it has a board of its own.
-    board = GENERIC_BOARD if request.GET.get("board") == "generic" else obj.game
+    board = GENERIC_BOARD if request.GET.get("board") == "generic" \
+        else info.get("client") or obj.game
     board_url, board_css = _board_files(board)
     leaderboard_url = _leaderboard_url(obj) if info.get("ends") or obj.standings else None
     return render(request, "tables/table.html", {
@@ -180,7 +181,8 @@ def replay(request: HttpRequest, hand_id: int) -> HttpResponse:
     obj = get_object_or_404(Table, pk=history["table"])
     info = table_selectors.table_info(obj)
     game_info = info.get("game_info") or _game_info(obj.game)
-    module = GENERIC_BOARD if request.GET.get("board") == "generic" else obj.game
+    module = GENERIC_BOARD if request.GET.get("board") == "generic" \
+        else game_info.get("client") or obj.game
     replay_url, replay_css = _replay_files(module)
     players = history["players"]
     return render(request, "tables/replay.html", {

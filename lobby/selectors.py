@@ -196,15 +196,23 @@ class Column:
 
 def _holdem_cells(facts: Json) -> dict[str, str]:
     small, big, ante = facts.get("small_blind"), facts.get("big_blind"), facts.get("ante")
-    stakes = f"{small}/{big}" + (f" a{ante}" if ante else "")
+    if facts.get("bring_in"):  # stud: small bet / big bet, bring-in
+        stakes = f"{big}/{2 * big} bi{facts['bring_in']}" if isinstance(big, int) else ""
+    elif "small_blind" not in facts:  # no blinds (sökö): the minimum bet
+        stakes = f"bet {big}"
+    else:
+        stakes = f"{small}/{big}"
+    stakes += f" a{ante}" if ante else ""
     return {"structure": str(facts.get("structure", "")), "stakes": stakes}
 
 
 # Games whose facts read better folded into columns of their own (Hold'em keeps the
 # lobby's first columns: Limit, and Stakes as "small/big aAnte" sorted by the big blind).
+# Every poker variant (the games drawn by the poker board) lists the same way.
 COLUMN_OVERRIDES: dict[str, tuple[tuple[Column, ...], Any]] = {
-    "holdem": ((Column("structure", "Limit", "structure"),
-                Column("stakes", "Stakes", "big_blind", num=True)), _holdem_cells),
+    key: ((Column("structure", "Limit", "structure"),
+           Column("stakes", "Stakes", "big_blind", num=True)), _holdem_cells)
+    for key, game in GAMES.items() if key == "holdem" or game.info.client == "holdem"
 }
 
 

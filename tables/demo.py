@@ -27,13 +27,22 @@ HOUSE_BOTS = [
     ("House-Random", "random"),
 ]
 DEMO_TABLES = [
-    # name, settings, seated bots (seat, bot name)
-    ("Demo NL 1/2 6-max", {"structure": "NL", "small_blind": 1, "big_blind": 2, "seats": 6},
+    # name, game, settings, seated bots (seat, bot name)
+    ("Demo NL 1/2 6-max", "holdem",
+     {"structure": "NL", "small_blind": 1, "big_blind": 2, "seats": 6},
      [(0, "House-RuleBased"), (2, "House-EHS"), (4, "House-Station")]),
-    ("Demo FL 2/4", {"structure": "FL", "small_blind": 1, "big_blind": 2, "seats": 6},
+    ("Demo FL 2/4", "holdem", {"structure": "FL", "small_blind": 1, "big_blind": 2, "seats": 6},
      [(1, "House-Random"), (3, "House-RuleBased")]),
-    ("Demo PL heads-up", {"structure": "PL", "small_blind": 1, "big_blind": 2, "seats": 2},
+    ("Demo PL heads-up", "holdem",
+     {"structure": "PL", "small_blind": 1, "big_blind": 2, "seats": 2},
      [(0, "House-EHS")]),
+    ("Demo PLO 1/2", "omaha", {"structure": "PL", "small_blind": 1, "big_blind": 2, "seats": 6},
+     [(0, "House-RuleBased"), (3, "House-Station")]),
+    ("Demo Seven-card stud 2/4", "stud", {"big_blind": 2, "bring_in": 1, "ante": 1, "seats": 8},
+     [(1, "House-RuleBased"), (4, "House-Random")]),
+    ("Demo Five-card draw", "five_card_draw",
+     {"structure": "PL", "small_blind": 1, "big_blind": 2, "seats": 6},
+     [(0, "House-RuleBased"), (2, "House-Station")]),
 ]
 
 
@@ -43,11 +52,12 @@ def demo_tables(out: Output) -> None:
     bots = {name: create_house_bot(name=name, strategy=strategy)
             for name, strategy in HOUSE_BOTS}
     out.write("Demo tables (house bots play; open the lobby to join):")
-    for name, game_settings, seated in DEMO_TABLES:
+    for name, game, game_settings, seated in DEMO_TABLES:
         with transaction.atomic():
             table = Table.objects.filter(name=name).first()
             if table is None:
-                table = services.create_table(creator=owner, name=name, settings=game_settings)
+                table = services.create_table(creator=owner, name=name, game=game,
+                                              settings=game_settings)
                 options = services.default_seat_options(table)
                 for seat, bot_name in seated:
                     services.execute(table_id=table.pk, user=owner, bot=None, command={

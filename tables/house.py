@@ -22,3 +22,13 @@ def bot_for(player_id: int, strategy: str, game: str) -> Any:
     if key not in _bots:
         _bots[key] = import_string(factory_path)(strategy, game=game)
     return _bots[key]
+
+
+def plays(strategy: str, game: str) -> bool:
+    """True if the house-bot factory has a bot of style ``strategy`` for ``game``
+    (it raises ``KeyError`` for a style it does not have)."""
+    try:
+        import_string(settings.TABLES["HOUSE_BOT_FACTORY"])(strategy, game=game)
+    except KeyError:
+        return False
+    return True

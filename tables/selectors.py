@@ -218,7 +218,7 @@ def _player_detail(p: Any, viewer: Viewer) -> Json:
     shown = detail.get("shown")
     cards = secret.get("cards") or shown
     if "cards" in p.secret:  # a game with hidden cards: say how many, not which
-        detail["cards"] = cards or "??" * (len(p.secret["cards"]) // 2)
+        detail["cards"] = cards or detail.get("public") or "??" * (len(p.secret["cards"]) // 2)
         detail["shown"] = bool(shown)
     detail.update({k: v for k, v in secret.items() if k != "cards"})
     return detail

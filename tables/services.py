@@ -202,6 +202,10 @@ def _choose_player(run: TableRun, user: User, bot: Player | None, command: Json)
         if not humans:
             raise TableError("already_seated", "All your players already sit at this table.")
         player = humans[0]
+    strategy = player.house_strategy
+    if strategy and not house.plays(strategy, run.table.game):
+        raise TableError("bot_cannot_play", f"The house bot's style {strategy!r} does not "
+                         f"play {run.game.info.title}.")
     if player.is_bot and not user.can_manage_bots:
         raise TableError("not_allowed", "Only testers and superusers may seat bots.")
     if not player.is_bot and not user.can_play:

@@ -20,14 +20,18 @@ import random
 from collections.abc import Callable
 
 from botkit.bot import Bot
+from botkit.dice import BOTS as DICE_BOTS
 from botkit.house.calling_station import CallingStation
 from botkit.house.ehs import EHSBot
 from botkit.house.random_bot import RandomBot
 from botkit.house.rule_based import RuleBasedBot
 from botkit.house.uniform import UniformBot
+from botkit.house.variant_rules import VariantRuleBot
+from botkit.tuppi import BOTS as TUPPI_BOTS
+from engine.poker.variants import VARIANTS
 
 __all__ = ["GAME_BOTS", "GENERIC_BOTS", "HOUSE_BOTS", "CallingStation", "EHSBot", "RandomBot",
-           "RuleBasedBot", "UniformBot", "house_bots", "make_bot"]
+           "RuleBasedBot", "UniformBot", "VariantRuleBot", "house_bots", "make_bot"]
 
 Factory = Callable[[random.Random | None], Bot]
 
@@ -43,7 +47,19 @@ HOUSE_BOTS: dict[str, Factory] = {
 }
 """Hold'em: bot name -> constructor taking an optional ``random.Random``."""
 
-GAME_BOTS: dict[str, dict[str, Factory]] = {"holdem": HOUSE_BOTS}
+VARIANT_BOTS: dict[str, Factory] = {
+    "random": RandomBot,
+    "calling_station": CallingStation,
+    "rule_based": VariantRuleBot,
+    **GENERIC_BOTS,
+}
+"""The other poker variants: random and calling station play every variant; the
+rule-based bot (:class:`VariantRuleBot`) knows Omaha, draw and stud (it plays the
+rest by its generic made-hand rule)."""
+
+GAME_BOTS: dict[str, dict[str, Factory]] = {
+    "holdem": HOUSE_BOTS, **{key: VARIANT_BOTS for key in VARIANTS if key != "holdem"},
+    "tuppi": {**TUPPI_BOTS, **GENERIC_BOTS}, "dice": {**DICE_BOTS, **GENERIC_BOTS}}
 """Game key -> its house bots (a game not listed has the generic ones)."""
 
 

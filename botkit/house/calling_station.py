@@ -17,6 +17,10 @@ class CallingStation(Bot):
 
     def act(self, view: Json) -> Json:
         legal = view["legal"]
+        if legal.get("draw") is not None:
+            return {"kind": "draw", "cards": []}  # stands pat
+        if legal.get("bring_in") is not None:
+            return {"kind": "bring_in"}
         if legal["can_muck"]:
             return {"kind": "muck"}
         if legal["can_check"]:

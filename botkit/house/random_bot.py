@@ -1,4 +1,5 @@
-"""``random``: a uniformly random legal action kind, then a uniformly random legal amount."""
+"""``random``: a uniformly random legal action kind, then a uniformly random legal amount
+(in a draw: each card discarded with probability one half)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,13 @@ class RandomBot(Bot):
 
     def act(self, view: Json) -> Json:
         legal = view["legal"]
+        if legal.get("draw") is not None:  # a draw: each card discarded with probability 1/2
+            mine = next(m for m in view["moves"] if m["kind"] == "draw")
+            cards = mine["params"]["cards"]["items"]
+            return {"kind": "draw", "cards": [c for c in cards if self.rng.random() < 0.5]}
         kinds: list[str] = []
+        if legal.get("bring_in") is not None:
+            kinds.append("bring_in")
         if legal["can_show"]:
             kinds.append("show")
         if legal["can_muck"]:

@@ -12,6 +12,10 @@
 >>> replay(history).finishing_stacks
 (102, 98, 100)
 
+Every variant of :mod:`engine.poker.variants` is read and written, by its PHH code
+(``engine.phh.replay.CODES``: the spec's eleven and this project's own, see
+``docs/phh.md``).
+
 Modules: :mod:`engine.phh.notation` (the file format), :mod:`engine.phh.replay`
 (through the engine), :mod:`engine.phh.simulate` (random hands, export),
 :mod:`engine.phh.policy` (the random betting policy).  The command line is

@@ -3,11 +3,15 @@
 ``replay`` prints one JSON object per hand per line::
 
     {"source": "hands.phhs#3", "variant": "NT", "finishing_stacks": [10310, 9900]}
-    {"source": "omaha.phh", "error": "unsupported variant PO (Omaha not implemented yet)"}
+    {"source": "odd.phh", "error": "unsupported variant FX"}
 
 ``simulate`` plays random hands and writes one ``.phh`` file per hand::
 
     python -m engine.phh simulate --variant NT --players 6 --hands 100 --seed 1 --out var/sim
+
+Every variant code of :data:`engine.phh.replay.CODES` is accepted: the eleven of the
+PHH spec and this project's own (``PT``, ``NO``, ``PO/8``, ``F5S``, ``P5D``, ``NSK``,
+... : ``docs/phh.md``).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import sys
 from pathlib import Path
 
 from engine.phh.notation import HandHistory, NotationError, load_path
-from engine.phh.replay import STRUCTURES, ReplayError, replay
+from engine.phh.replay import CODES, ReplayError, replay
 from engine.phh.simulate import simulate
 
 __all__ = ["main", "replay_line"]
@@ -43,12 +47,27 @@ def replay_line(source: str, history: HandHistory | NotationError) -> dict[str, 
     }
 
 
-def _replay(paths: list[Path]) -> int:
+def _files(paths: list[Path]) -> list[Path] | None:
+    """The files to read: each file as given, a directory's ``.phh``/``.phhs`` files
+    (recursively, sorted); ``None`` if a path does not exist."""
+    files: list[Path] = []
     for path in paths:
-        if not path.is_file():
+        if path.is_dir():
+            files += sorted(p for p in path.rglob("*") if p.suffix in (".phh", ".phhs")
+                            and p.is_file())
+        elif path.is_file():
+            files.append(path)
+        else:
             print(f"error: no such file: {path}", file=sys.stderr)
-            return 2
-    for path in paths:
+            return None
+    return files
+
+
+def _replay(paths: list[Path]) -> int:
+    files = _files(paths)
+    if files is None:
+        return 2
+    for path in files:
         try:
             hands = load_path(path)
         except (OSError, UnicodeDecodeError, NotationError) as error:
@@ -63,10 +82,12 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = argparse.ArgumentParser(prog="python -m engine.phh", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    replay_parser = commands.add_parser("replay", help="replay .phh/.phhs files")
+    replay_parser = commands.add_parser(
+        "replay", help="replay .phh/.phhs files (a directory: its files, recursively)")
     replay_parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     sim = commands.add_parser("simulate", help="play random hands, write .phh files")
-    sim.add_argument("--variant", choices=sorted(STRUCTURES), default="NT")
+    sim.add_argument("--variant", choices=sorted(CODES), default="NT", metavar="CODE",
+                     help="a PHH variant code: " + " ".join(sorted(CODES)))
     sim.add_argument("--players", type=int, default=6, choices=range(2, 11), metavar="N")
     sim.add_argument("--hands", type=int, default=100, metavar="K")
     sim.add_argument("--seed", type=int, default=0, metavar="S")
@@ -78,15 +99,18 @@ def main(argv: list[str] | None = None) -> int:
         return _replay(args.paths)
     if args.hands < 0:
         parser.error("--hands must not be negative")
-    paths = simulate(
-        variant=args.variant,
-        players=args.players,
-        hands=args.hands,
-        seed=args.seed,
-        out=args.out,
-        antes=args.antes,
-        short_stacks=args.short_stacks,
-    )
+    try:
+        paths = simulate(
+            variant=args.variant,
+            players=args.players,
+            hands=args.hands,
+            seed=args.seed,
+            out=args.out,
+            antes=args.antes,
+            short_stacks=args.short_stacks,
+        )
+    except ValueError as error:  # e.g. more players than the variant deals to
+        parser.error(str(error))
     print(f"wrote {len(paths)} hands to {args.out}")
     return 0
 

@@ -72,10 +72,12 @@ class DealBoard:
 
 @dataclass(frozen=True)
 class PlayerAction:
-    """A player's action: ``f``, ``cc``, ``cbr`` (raise-to ``amount`` in chips) or ``sm``.
+    """A player's action: ``f``, ``cc``, ``cbr`` (raise-to ``amount`` in chips), ``pb``
+    (post the stud bring-in), ``sd`` (draw) or ``sm``.
 
     For ``sm``, ``cards`` is ``None`` for a muck, ``()`` for ``sm -`` (show what was
-    dealt) and otherwise the cards shown (``None`` entries for ``??``).
+    dealt) and otherwise the cards shown (``None`` entries for ``??``). For ``sd``,
+    ``cards`` are the discards (``()``: stand pat; ``None`` entries for ``??``).
     """
 
     player: int
@@ -107,6 +109,7 @@ class HandHistory:
     min_bet: int | None = None
     small_bet: int | None = None
     big_bet: int | None = None
+    bring_in: int | None = None
     ante_trimming_status: bool = False
     finishing_stacks: tuple[Decimal | None, ...] | None = None
     scale: int = 1
@@ -256,6 +259,7 @@ def from_mapping(raw: Mapping[str, Any]) -> HandHistory:
         min_bet=scalar("min_bet"),
         small_bet=scalar("small_bet"),
         big_bet=scalar("big_bet"),
+        bring_in=scalar("bring_in"),
         ante_trimming_status=bool(raw.get("ante_trimming_status", False)),
         finishing_stacks=None if finishing is None else tuple(finishing),
         scale=scale,
@@ -335,6 +339,8 @@ def parse_action_line(line: str, scale: int = 1) -> Token | None:
     PlayerAction(player=1, verb='cbr', amount=250, cards=None)
     >>> parse_action_line('d dh p1 ??Ad')
     DealHole(player=0, cards=(None, 'Ad'))
+    >>> parse_action_line('p3 sd 7h??'), parse_action_line('p3 sd').cards
+    (PlayerAction(player=2, verb='sd', amount=None, cards=('7h', None)), ())
     >>> parse_action_line('# flop') is None
     True
     """
@@ -346,7 +352,7 @@ def parse_action_line(line: str, scale: int = 1) -> Token | None:
             return DealHole(_player(player, line), _cards(cards, line))
         case ["d", "db", cards]:
             return DealBoard(_cards(cards, line))
-        case [player, ("f" | "cc") as verb]:
+        case [player, ("f" | "cc" | "pb") as verb]:
             return PlayerAction(_player(player, line), verb)
         case [player, "cbr", amount]:
             try:
@@ -354,6 +360,10 @@ def parse_action_line(line: str, scale: int = 1) -> Token | None:
             except ArithmeticError:
                 raise NotationError(f"bad amount in action {line!r}") from None
             return PlayerAction(_player(player, line), "cbr", amount=chips)
+        case [player, "sd"]:
+            return PlayerAction(_player(player, line), "sd", cards=())
+        case [player, "sd", cards]:
+            return PlayerAction(_player(player, line), "sd", cards=_cards(cards, line))
         case [player, "sm"]:
             return PlayerAction(_player(player, line), "sm")
         case [player, "sm", "-"]:

@@ -1,10 +1,19 @@
 """Random hands written as PHH: export of engine hands, and the ``simulate`` command.
 
 Hands are exported from their setup and the events the engine emitted, so the
-file says exactly what the engine did (blinds, antes and chip pushing stay
-implicit, as the spec wants).  Pot-limit hold'em is written with this project's
-own variant code ``PT`` (the PHH spec has no pot-limit hold'em code); fixed
-limit is ``FT`` with ``_cap_counts_blind`` recorded as a user-defined field.
+file says exactly what the engine did (blinds, antes, bring-in amounts and chip
+pushing stay implicit, as the spec wants).  The variant code is the game's
+:meth:`~engine.poker.variants.Variant.code` for its betting structure: the
+eleven codes of the PHH spec, and this project's own codes for the other
+games and structures (``PT``, ``NO``, ``PO/8``, ``F5S``, ``P5D``, ``NSK``, ...:
+see ``docs/phh.md``).  Fixed-limit blind games record ``_cap_counts_blind`` as
+a user-defined field.
+
+Stud: a player's cards of one street are one ``d dh`` line, the down cards
+first and then the up cards (every street of every variant deals them in that
+order: ``ddu``, ``du``, ``u``, ``d``), e.g. ``d dh p1 7c3hKc``; the bring-in is
+``pN pb``. Draws: every player's ``pN sd <discards>`` (``pN sd``: stand pat),
+then the replacements as ``d dh`` lines in position order.
 """
 
 from __future__ import annotations
@@ -15,25 +24,30 @@ from pathlib import Path
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import format_cards, seeded_deck
+from engine.cards import Card, format_cards, seeded_deck
 from engine.events import (
     BetPlaced,
     BoardDealt,
+    BringInPosted,
+    CardsDiscarded,
     CardsMucked,
     CardsShown,
     Event,
     HoleCardsDealt,
     PlayerCalled,
     PlayerChecked,
+    PlayerDrew,
     PlayerFolded,
     RaisePlaced,
+    UpCardsDealt,
 )
-from engine.holdem import Hand, HandSetup
 from engine.phh.notation import dumps
 from engine.phh.policy import choose
+from engine.phh.replay import CODES
+from engine.poker.hand import Hand, HandSetup, max_hand_players
+from engine.poker.variants import VARIANTS
 
 __all__ = [
-    "VARIANTS",
     "hand_to_phh",
     "phh_actions",
     "phh_fields",
@@ -42,25 +56,32 @@ __all__ = [
     "simulate",
 ]
 
-VARIANTS = {"NL": "NT", "FL": "FT", "PL": "PT"}
-"""Engine betting structure -> PHH variant code (``PT`` is this project's own)."""
-
 
 def phh_actions(events: Iterable[Event]) -> list[str]:
     """PHH ``actions`` lines for a hand's events, in order.
 
     The winner's optional show after everyone else folded is not a PHH action
     (pokerkit rejects ``sm`` there): a show becomes a commentary line, a muck
-    is left out.
+    is left out. A stud player's down cards and the up cards dealt right after
+    them make one ``d dh`` line; a discard is ``sd`` with the cards, standing
+    pat a bare ``sd``.
 
     >>> from engine.cards import parse_cards
     >>> phh_actions([HoleCardsDealt(0, parse_cards("AsKd")), PlayerFolded(1),
     ...              BoardDealt("flop", parse_cards("2c3c4c")), RaisePlaced(0, 40)])
     ['d dh p1 AsKd', 'p2 f', 'd db 2c3c4c', 'p1 cbr 40']
+    >>> phh_actions([HoleCardsDealt(0, parse_cards("7c3h")), UpCardsDealt(0, parse_cards("Kc")),
+    ...              UpCardsDealt(1, parse_cards("2d")), BringInPosted(1, 2),
+    ...              PlayerDrew(0, 0), PlayerDrew(1, 1), CardsDiscarded(1, parse_cards("Kc"))])
+    ['d dh p1 7c3hKc', 'd dh p2 2d', 'p2 pb', 'p1 sd', 'p2 sd Kc']
     """
     lines: list[str] = []
-    contenders = 0
+    dealt_in: set[int] = set()
+    folds = 0
+    last_down: int | None = None  # the line index of a HoleCardsDealt just written
     for event in events:
+        contenders = len(dealt_in) - folds
+        merge, last_down = last_down, None
         match event:
             case CardsShown(player=player, cards=cards) if contenders == 1:
                 # Showing after everyone folded has no PHH action: keep it as commentary.
@@ -68,17 +89,30 @@ def phh_actions(events: Iterable[Event]) -> list[str]:
             case CardsMucked() if contenders == 1:
                 pass
             case HoleCardsDealt(player=player, cards=cards):
-                contenders += 1
+                dealt_in.add(player)
+                last_down = len(lines)
                 lines.append(f"d dh p{player + 1} {format_cards(cards)}")
+            case UpCardsDealt(player=player, cards=cards):
+                dealt_in.add(player)
+                if merge is not None and lines[merge].startswith(f"d dh p{player + 1} "):
+                    lines[merge] += format_cards(cards)
+                else:
+                    lines.append(f"d dh p{player + 1} {format_cards(cards)}")
             case BoardDealt(cards=cards):
                 lines.append(f"d db {format_cards(cards)}")
             case PlayerFolded(player=player):
-                contenders -= 1
+                folds += 1
                 lines.append(f"p{player + 1} f")
             case PlayerChecked(player=player) | PlayerCalled(player=player):
                 lines.append(f"p{player + 1} cc")
             case BetPlaced(player=player, to=to) | RaisePlaced(player=player, to=to):
                 lines.append(f"p{player + 1} cbr {to}")
+            case BringInPosted(player=player):
+                lines.append(f"p{player + 1} pb")
+            case PlayerDrew(player=player, count=0):
+                lines.append(f"p{player + 1} sd")
+            case CardsDiscarded(player=player, cards=cards):
+                lines.append(f"p{player + 1} sd {format_cards(cards)}")
             case CardsShown(player=player, cards=cards):
                 lines.append(f"p{player + 1} sm {format_cards(cards)}")
             case CardsMucked(player=player):
@@ -94,19 +128,25 @@ def phh_fields(
 ) -> dict[str, Any]:
     """The PHH fields of an engine hand, ready for :func:`engine.phh.notation.dumps`.
 
-    ``ante_trimming_status`` is always written; ``extra`` fields (e.g. ``_seed``)
-    are appended.
+    ``ante_trimming_status`` is always written; ``blinds_or_straddles`` only in
+    blind games, ``bring_in`` only in stud; ``small_bet``/``big_bet`` in fixed
+    limit, else ``min_bet``. ``extra`` fields (e.g. ``_seed``) are appended.
     """
+    variant = setup.game
     fields: dict[str, Any] = {
-        "variant": VARIANTS[setup.structure],
+        "variant": variant.code(setup.structure),
         "ante_trimming_status": setup.ante_trimming,
         "antes": list(setup.antes),
-        "blinds_or_straddles": list(setup.blinds),
     }
+    if variant.forced == "blinds":
+        fields["blinds_or_straddles"] = list(setup.blinds)
+    if variant.forced == "bring_in":
+        fields["bring_in"] = setup.bring_in
     if setup.structure == "FL":
         fields["small_bet"] = setup.min_bet
-        fields["big_bet"] = setup.big_bet
-        fields["_cap_counts_blind"] = setup.cap_counts_blind
+        fields["big_bet"] = setup.big_bet or 2 * setup.min_bet
+        if variant.forced == "blinds":
+            fields["_cap_counts_blind"] = setup.cap_counts_blind
     else:
         fields["min_bet"] = setup.min_bet
     fields["starting_stacks"] = list(setup.stacks)
@@ -146,44 +186,73 @@ def random_setup(
     antes: bool = False,
     short_stacks: bool = False,
     cap_counts_blind: bool = False,
+    variant: str = "holdem",
 ) -> HandSetup:
-    """A random table: blinds 5/10, stacks 50–300 BB, optional antes and short stacks.
+    """A random table: stacks 50–300 big blinds (small bets), optional short stacks.
 
-    With ``antes`` the hand gets either a uniform ante of 1–3 chips (ante
-    trimming on or off at random) or a big-blind ante of 10 (trimming off, as the
-    spec advises).  With ``short_stacks`` each player has a 30% chance of 1–100
-    chips, below the blind or ante sometimes.
+    Blind games: blinds 5/10; with ``antes`` either a uniform ante of 1–3 chips
+    (ante trimming on or off at random) or a big-blind ante of 10 (trimming off,
+    as the spec advises). Stud games: small bet 10, a bring-in of 2, 3 or 5 and
+    always a uniform ante of 1–3 (``antes``: trimming on or off at random).
+    Sökö: always a uniform ante of 1–3. With ``short_stacks`` each player has a
+    30% chance of 1–100 chips, below the blind or ante sometimes.
     """
+    game = VARIANTS[variant]
     stacks = [rng.randint(500, 3000) for _ in range(players)]
     if short_stacks:
         stacks = [rng.randint(1, 100) if rng.random() < 0.3 else s for s in stacks]
     ante_list = [0] * players
     trimming = False
-    if antes and rng.random() < 0.5:
+    blinds: tuple[int, ...] = (5, 10) + (0,) * (players - 2)
+    bring_in = 0
+    if game.forced != "blinds":
+        blinds = ()
+        ante_list = [rng.randint(1, 3)] * players
+        trimming = antes and rng.random() < 0.5
+        if game.forced == "bring_in":
+            bring_in = rng.choice((2, 3, 5))
+    elif antes and rng.random() < 0.5:
         ante_list = [rng.randint(1, 3)] * players
         trimming = rng.random() < 0.5
     elif antes:
         ante_list[1] = 10
     return HandSetup(
+        variant=variant,
         structure=structure,
         stacks=tuple(stacks),
-        blinds=(5, 10) + (0,) * (players - 2),
+        blinds=blinds,
         antes=tuple(ante_list),
         min_bet=10,
         big_bet=20 if structure == "FL" else 0,
         cap_counts_blind=cap_counts_blind,
         ante_trimming=trimming,
+        bring_in=bring_in,
     )
 
 
 def play_random(hand: Hand, rng: random.Random) -> list[Event]:
-    """Play ``hand`` to the end with :func:`engine.phh.policy.choose`; the events emitted."""
+    """Play ``hand`` to the end with :func:`engine.phh.policy.choose`; the events emitted.
+
+    The bring-in is posted 70% of the time (else the bet is completed); a draw
+    discards each card with probability 0.4.
+    """
     events: list[Event] = []
     while hand.actor is not None:
         legal = hand.legal_actions()
         if legal.can_show or legal.can_muck:
             show = legal.can_show and (not legal.can_muck or rng.random() < 0.5)
             events += hand.apply(Action.show() if show else Action.muck())
+            continue
+        if legal.draw is not None:
+            hole = hand.hole_cards[hand.actor]
+            events += hand.apply(Action.draw(tuple(c for c in hole if rng.random() < 0.4)))
+            continue
+        if legal.bring_in is not None:
+            low, high = legal.min_raise_to, legal.max_raise_to
+            if low is None or high is None or rng.random() < 0.7:
+                events += hand.apply(Action.bring_in())
+            else:
+                events += hand.apply(Action.bet(rng.randint(low, high)))  # complete
             continue
         kind, amount = choose(
             rng,
@@ -205,6 +274,12 @@ def play_random(hand: Hand, rng: random.Random) -> list[Event]:
     return events
 
 
+def deck_for(setup: HandSetup, seed: int) -> list[Card]:
+    """``seeded_deck(seed)`` restricted to the variant's deck (short deck: sixes up)."""
+    allowed = set(setup.game.cards)
+    return [card for card in seeded_deck(seed) if card in allowed]
+
+
 def simulate(
     *,
     variant: str,
@@ -217,20 +292,32 @@ def simulate(
 ) -> list[Path]:
     """Play ``hands`` random hands and write ``out/hand-00001.phh``, ...; the paths written.
 
-    Each hand's deck is ``seeded_deck`` of a number drawn from ``Random(seed)``,
-    recorded as ``_deck_seed``.
+    ``variant`` is a PHH code (:data:`engine.phh.replay.CODES`). Each hand's deck is
+    ``seeded_deck`` of a number drawn from ``Random(seed)`` (restricted to the
+    variant's deck), recorded as ``_deck_seed``; draw games record the reshuffle
+    order's seed as ``_reshuffle_seed``.
     """
-    structure = {code: name for name, code in VARIANTS.items()}[variant]
+    if variant not in CODES:
+        raise ValueError(f"unknown variant code {variant!r}")
+    key, structure = CODES[variant]
+    most = max_hand_players(VARIANTS[key])
+    if not 2 <= players <= most:
+        raise ValueError(f"{variant} is played by 2 to {most} players")
     rng = random.Random(seed)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for number in range(1, hands + 1):
-        setup = random_setup(rng, structure, players, antes=antes, short_stacks=short_stacks)
+        setup = random_setup(rng, structure, players, antes=antes, short_stacks=short_stacks,
+                             variant=key)
         deck_seed = rng.getrandbits(32)
-        hand, _events = Hand.start(setup, seeded_deck(deck_seed))
+        extra: dict[str, Any] = {"_seed": seed, "_hand": number, "_deck_seed": deck_seed}
+        reshuffle: list[Card] = []
+        if setup.game.draws:
+            extra["_reshuffle_seed"] = rng.getrandbits(32)
+            reshuffle = deck_for(setup, extra["_reshuffle_seed"])
+        hand, _events = Hand.start(setup, deck_for(setup, deck_seed), reshuffle)
         play_random(hand, rng)
         path = out / f"hand-{number:05d}.phh"
-        text = hand_to_phh(hand, _seed=seed, _hand=number, _deck_seed=deck_seed)
-        path.write_text(text, encoding="utf-8")
+        path.write_text(hand_to_phh(hand, **extra), encoding="utf-8")
         paths.append(path)
     return paths

@@ -42,7 +42,7 @@ import random
 from collections.abc import Sequence
 
 from engine.actions import Action
-from engine.cards import HIDDEN, format_cards, parse_cards, standard_deck
+from engine.cards import HIDDEN, Card, format_cards, parse_cards
 from engine.errors import IllegalAction, MalformedAction
 from engine.events import Event
 from engine.game import (
@@ -57,80 +57,125 @@ from engine.game import (
     Viewer,
 )
 from engine.phh import dumps, phh_fields
+from engine.poker.variants import VARIANTS
 from engine.poker.views import HoldemViews, legal_moves
 from engine.projection import project_event
 from engine.table import MAX_BLIND, NEW, PLAYING, SITTING_OUT, Seat, TableSettings, TableState
 
 STRUCTURE_TITLES = {"NL": "No limit", "PL": "Pot limit", "FL": "Fixed limit"}
+HOLDEM_BOTS = ("random", "calling_station", "rule_based", "ehs")
+VARIANT_BOTS = {"omaha": ("random", "calling_station", "rule_based"),
+                "omaha8": ("random", "calling_station", "rule_based"),
+                "five_card_draw": ("random", "calling_station", "rule_based"),
+                "stud": ("random", "calling_station", "rule_based"),
+                "stud8": ("random", "calling_station", "rule_based"),
+                "razz": ("random", "calling_station", "rule_based"),
+                "five_card_stud": ("random", "calling_station", "rule_based"),
+                "soko": ("random", "calling_station", "rule_based")}
+"""House-bot styles per variant (hold'em: :data:`HOLDEM_BOTS`; else random and
+calling station, and the rule-based bot where it knows the game)."""
 
 
-class HoldemGame(Game):
-    """Texas Hold'em (FL, NL, PL) at a cash table of 2–10 seats."""
+class PokerGame(Game):
+    """One poker variant (:mod:`engine.poker.variants`) at a cash table."""
 
-    info = GameInfo(
-        key="holdem", title="Texas Hold'em", min_players=2, max_players=10,
-        economy=True, ends=False, round_name="hand",
-        seat_commands=("sit_out", "sit_in", "wait_for_bb", "add_chips"),
-        seat_options={
-            "type": "object", "required": ["buy_in"],
-            "properties": {
-                "buy_in": {"type": "integer", "minimum": 1, "maximum": MAX_CHIPS,
-                           "title": "Buy-in"},
-                "wait_for_bb": {"type": "boolean", "default": False,
-                                "title": "Wait for the big blind"},
+    def __init__(self, variant: str = "holdem") -> None:
+        self.variant = VARIANTS[variant]
+        v = self.variant
+        self.info = GameInfo(
+            key=v.key, title=v.title, min_players=v.min_players, max_players=v.max_players,
+            economy=True, ends=False, round_name="hand",
+            seat_commands=("sit_out", "sit_in", "wait_for_bb", "add_chips"),
+            seat_options={
+                "type": "object", "required": ["buy_in"],
+                "properties": {
+                    "buy_in": {"type": "integer", "minimum": 1, "maximum": MAX_CHIPS,
+                               "title": "Buy-in"},
+                    "wait_for_bb": {"type": "boolean", "default": False,
+                                    "title": "Wait for the big blind"},
+                },
             },
-        },
-        house_bots=("random", "calling_station", "rule_based", "ehs"),
-        export_format="phh",
-        stats=("vpip", "pfr", "af", "wtsd", "bb_per_100"),
-    )
+            house_bots=HOLDEM_BOTS if v.key == "holdem"
+            else VARIANT_BOTS.get(v.key, ("random", "calling_station")),
+            export_format="phh",
+            stats=("vpip", "pfr", "af", "wtsd", "bb_per_100"),
+            client="holdem",  # one board draws every variant
+        )
 
     # ------------------------------------------------------------ settings
     def settings_schema(self) -> Json:
-        """A JSON schema of :class:`~engine.table.TableSettings`."""
-        return {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {
-                "structure": {"type": "string", "enum": ["NL", "PL", "FL"], "default": "NL",
-                              "title": "Betting", "enumTitles": STRUCTURE_TITLES},
-                "small_blind": {"type": "integer", "minimum": 1, "maximum": MAX_BLIND,
-                                "default": 1, "title": "Small blind"},
-                "big_blind": {"type": "integer", "minimum": 1, "maximum": MAX_BLIND,
-                              "default": 2, "title": "Big blind",
-                              "description": "FL: the small bet"},
-                "ante": {"type": "integer", "minimum": 0, "maximum": MAX_BLIND, "default": 0,
-                         "title": "Ante"},
-                "seats": {"type": "integer", "minimum": 2, "maximum": 10, "default": 6,
-                          "title": "Seats"},
-                "min_buy_in": {"type": "integer", "minimum": 0, "maximum": MAX_CHIPS,
-                               "default": 0,
-                               "title": "Minimum buy-in", "description": "0 = 20 big blinds"},
-                "max_buy_in": {"type": ["integer", "null"], "minimum": 0,
-                               "maximum": MAX_CHIPS, "default": 0,
-                               "title": "Maximum buy-in",
-                               "description": "0 = 100 big blinds (NL/PL), none (FL); "
-                                              "empty = no maximum"},
-            },
+        """A JSON schema of :class:`~engine.table.TableSettings` for this variant."""
+        v = self.variant
+        forced = v.forced
+        properties: Json = {
+            "structure": {"type": "string", "enum": list(v.structures),
+                          "default": v.default_structure, "title": "Betting",
+                          "enumTitles": {s: STRUCTURE_TITLES[s] for s in v.structures}},
         }
+        if forced == "blinds":
+            properties["small_blind"] = {"type": "integer", "minimum": 1,
+                                         "maximum": MAX_BLIND, "default": 1,
+                                         "title": "Small blind"}
+            properties["big_blind"] = {"type": "integer", "minimum": 1, "maximum": MAX_BLIND,
+                                       "default": 2, "title": "Big blind",
+                                       "description": "FL: the small bet"}
+        else:
+            properties["big_blind"] = {"type": "integer", "minimum": 1, "maximum": MAX_BLIND,
+                                       "default": 2,
+                                       "title": "Small bet" if forced == "bring_in"
+                                       else "Minimum bet",
+                                       "description": "FL: the small bet; the big bet is "
+                                                      "twice it"}
+        if forced == "bring_in":
+            properties["bring_in"] = {"type": "integer", "minimum": 1, "maximum": MAX_BLIND,
+                                      "default": 1, "title": "Bring-in",
+                                      "description": "At most the small bet"}
+        properties["ante"] = {"type": "integer", "minimum": 0, "maximum": MAX_BLIND,
+                              "default": _DEFAULT_ANTE[forced], "title": "Ante"}
+        properties["seats"] = {"type": "integer", "minimum": v.min_players,
+                               "maximum": v.max_players, "default": v.default_seats,
+                               "title": "Seats"}
+        properties["min_buy_in"] = {"type": "integer", "minimum": 0, "maximum": MAX_CHIPS,
+                                    "default": 0, "title": "Minimum buy-in",
+                                    "description": "0 = 20 big blinds"}
+        properties["max_buy_in"] = {"type": ["integer", "null"], "minimum": 0,
+                                    "maximum": MAX_CHIPS, "default": 0,
+                                    "title": "Maximum buy-in",
+                                    "description": "0 = 100 big blinds (NL/PL), none (FL); "
+                                                   "empty = no maximum"}
+        return {"type": "object", "additionalProperties": False, "properties": properties}
 
     def validate_settings(self, data: Json) -> TableSettings:
-        """Build validated settings from JSON."""
+        """Build validated settings from JSON (the variant's defaults filled in)."""
         if not isinstance(data, dict):
             raise MalformedAction("bad_settings", "Settings must be an object.")
-        return TableSettings.from_json(data)
+        v = self.variant
+        if data.get("variant", v.key) != v.key:
+            raise MalformedAction("bad_settings", f"This is a table of {v.title}.")
+        defaults: Json = {"structure": v.default_structure, "seats": v.default_seats,
+                          "variant": v.key}
+        if v.forced != "blinds":
+            defaults["ante"] = _DEFAULT_ANTE[v.forced]
+        if v.forced == "bring_in":
+            defaults["bring_in"] = 1
+        return TableSettings.from_json({**defaults, **data})
 
     def settings_json(self, settings: TableSettings) -> Json:
         """Defaults filled in."""
         return settings.to_json()
 
     def listing(self, settings: TableSettings) -> Listing:
-        """``Texas Hold'em NL200 (1/2)``; facts: structure, blinds, ante, buy-ins."""
-        return Listing(name=settings.name, seats=settings.seats, facts={
-            "structure": settings.structure, "small_blind": settings.small_blind,
-            "big_blind": settings.big_blind, "ante": settings.ante,
-            "min_buy_in": settings.min_buy_in, "max_buy_in": settings.max_buy_in,
-        })
+        """``Texas Hold'em NL200 (1/2)``; facts: structure, blinds (stud: the small bet
+        as ``big_blind`` and the ``bring_in``), ante, buy-ins."""
+        facts: Json = {"structure": settings.structure}
+        if self.variant.forced == "blinds":
+            facts["small_blind"] = settings.small_blind
+        facts["big_blind"] = settings.big_blind
+        if settings.bring_in:
+            facts["bring_in"] = settings.bring_in
+        facts.update(ante=settings.ante, min_buy_in=settings.min_buy_in,
+                     max_buy_in=settings.max_buy_in)
+        return Listing(name=settings.name, seats=settings.seats, facts=facts)
 
     # ------------------------------------------------------------ seats
     def create(self, settings: TableSettings) -> TableState:
@@ -210,23 +255,36 @@ class HoldemGame(Game):
         return state.can_start_hand()
 
     def draw_chance(self, state: TableState, rng: random.Random) -> Json:
-        """A shuffled deck: ``{"deck": "AsKd..."}``."""
-        deck = standard_deck()
+        """A shuffled deck of the variant: ``{"deck": "AsKd..."}``; draw games add a
+        second, independent order of the deck, ``"reshuffle"``, which orders the
+        discards if the deck runs out."""
+        deck = list(self.variant.cards)
         rng.shuffle(deck)
-        return {"deck": format_cards(deck)}
+        chance: Json = {"deck": format_cards(deck)}
+        if self.variant.draws:
+            order = list(self.variant.cards)
+            rng.shuffle(order)
+            chance["reshuffle"] = format_cards(order)
+        return chance
 
     def start_round(self, state: TableState, chance: Json) -> list[Event]:
         """Start a hand dealt from ``chance["deck"]``.
 
-        Only the cards a hand at this table can deal (two per seat and five for the
-        board) are read: the hand never looks at the rest of the deck.
+        Without draws only the cards a hand at this table can deal (hold'em: two per
+        seat and five for the board) are read: the hand never looks at the rest.
         """
         deck = chance.get("deck") if isinstance(chance, dict) else None
         if not isinstance(deck, str):
             raise MalformedAction("bad_chance", 'Expected {"deck": "<cards>"}.')
         if " " in deck:
             deck = deck.replace(" ", "")
-        return state.start_hand(parse_cards(deck[: 4 * len(state.seats) + 10]))
+        v = self.variant
+        if not v.draws:
+            return state.start_hand(parse_cards(deck[: 2 * v.cards_needed(len(state.seats))]))
+        order = chance.get("reshuffle", "")
+        if not isinstance(order, str):
+            raise MalformedAction("bad_chance", "The reshuffle order is a string of cards.")
+        return state.start_hand(parse_cards(deck), parse_cards(order))
 
     def status(self, state: TableState) -> Status:
         """The hand in progress and its actor."""
@@ -249,8 +307,9 @@ class HoldemGame(Game):
         return (state.positions[actor],)
 
     def legal_moves(self, state: TableState, seat: int) -> list[Json]:
-        """fold / check / call / bet or raise to an amount / show / muck."""
-        return legal_moves(state.legal_actions(seat))
+        """fold / check / call / bet or raise to an amount / show / muck; stud's bring-in;
+        a draw's discards (a subset of the seat's cards)."""
+        return legal_moves(state.legal_actions(seat), _cards_of(state, seat))
 
     def legal_actions(self, state: TableState, seat: int) -> Json:
         """The poker fields (``can_fold``, ``call_amount``, ``min_raise_to``...)."""
@@ -326,8 +385,12 @@ class HoldemGame(Game):
         fields = phh_fields(hand.setup, hand.events, hand.finishing_stacks,
                             seats=[seat + 1 for seat in state.positions],
                             seat_count=len(state.seats))
-        return {"fields": fields, "seats": list(state.positions),
-                "shown": [p for p in range(hand.n) if hand.shown[p]]}
+        record: Json = {"fields": fields, "seats": list(state.positions),
+                        "shown": [p for p in range(hand.n) if hand.shown[p]]}
+        if self.variant.stud:  # cards dealt face up stay visible in every export
+            record["up"] = [format_cards(c for c, up in zip(hole, ups, strict=True) if up)
+                            for hole, ups in zip(hand.holes, hand.up, strict=True)]
+        return record
 
     def export_round(self, record: Json, viewer: Viewer, meta: Json) -> str:
         """PHH text; hole cards the viewer may not see (and nobody showed) read ``????``.
@@ -351,14 +414,14 @@ class HoldemGame(Game):
         if meta.get("order") == "match":
             for key, value in fields.items():
                 if key not in _MATCH_TAIL:
-                    out[key] = _redacted(key, value, visible)
+                    out[key] = _redacted(key, value, visible, record.get("up"))
             tail = {**fields, **about}
             out.update((key, tail[key]) for key in _MATCH_TAIL if key in tail)
             return dumps(out)
         for key, value in fields.items():
             if key == "seats":
                 out.update(about)
-            out[key] = _redacted(key, value, visible)
+            out[key] = _redacted(key, value, visible, record.get("up"))
         return dumps(out)
 
     # ------------------------------------------------------------ storage
@@ -371,26 +434,65 @@ class HoldemGame(Game):
         return TableState.from_json(data)
 
 
+class HoldemGame(PokerGame):
+    """Texas Hold'em (FL, NL, PL) at a cash table of 2–10 seats."""
+
+    def __init__(self, variant: str = "holdem") -> None:
+        super().__init__(variant)
+
+
+_DEFAULT_ANTE = {"blinds": 0, "bring_in": 1, "antes": 1}
+"""A stud or sökö table's default ante (hold'em: none)."""
+
+
+def _cards_of(state: TableState, seat: int) -> list[str]:
+    hand = state.hand
+    if hand is None or seat not in state.positions:
+        return []
+    return [str(card) for card in hand.holes[state.positions.index(seat)]]
+
+
 _MATCH_TAIL = ("hand", "seats", "seat_count", "players", "table", "event")
 """The last PHH fields of a match file, in their order (``export_round``, ``order="match"``)."""
 
 
-def _redacted(key: str, value: object, visible: set[int]) -> object:
+def _redacted(key: str, value: object, visible: set[int],
+              up: Sequence[str] | None = None) -> object:
     if key == "actions" and isinstance(value, list):
-        return [_redact(line, visible) for line in value]
+        public = [set(parse_cards(text)) for text in up] if up else None
+        return [_redact(line, visible, public) for line in value]
     return value
 
 
-def _redact(line: str, visible: set[int]) -> str:
-    """``d dh p2 AsKd`` -> ``d dh p2 ????`` unless position 1 is visible."""
+def _redact(line: str, visible: set[int], public: Sequence[set[Card]] | None = None) -> str:
+    """``d dh p2 AsKd`` -> ``d dh p2 ????`` unless position 1 is visible; stud's up
+    cards (``public[position]``) stay; a draw's discards ``p2 sd 7h2c`` -> ``p2 sd ????``.
+
+    >>> _redact("d dh p1 AsKd7h", set(), [set(parse_cards("7h"))])
+    'd dh p1 ????7h'
+    >>> _redact("p1 sd 7h2c", set()), _redact("p1 sd 7h2c", {0})
+    ('p1 sd ????', 'p1 sd 7h2c')
+    """
     parts = line.split()
     if len(parts) >= 4 and parts[:2] == ["d", "dh"] and parts[2].startswith("p"):
-        try:
-            position = int(parts[2][1:]) - 1
-        except ValueError:
-            return line
-        if position not in visible:
-            parts[3] = HIDDEN * (len(parts[3]) // 2)
-            return " ".join(parts)
-    return line
+        actor, cards = parts[2], 3
+    elif len(parts) >= 3 and parts[1] == "sd" and parts[0].startswith("p"):
+        actor, cards = parts[0], 2
+    else:
+        return line
+    try:
+        position = int(actor[1:]) - 1
+    except ValueError:
+        return line
+    if position in visible:
+        return line
+    text = parts[cards]
+    if cards == 3 and public is not None and 0 <= position < len(public):
+        shown = public[position]
+        parts[cards] = "".join(text[k:k + 2] if text[k:k + 2] != HIDDEN
+                               and Card.parse(text[k:k + 2]) in shown else HIDDEN
+                               for k in range(0, len(text), 2))
+    else:
+        parts[cards] = HIDDEN * (len(text) // 2)
+    return " ".join(parts)
 

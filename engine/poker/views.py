@@ -25,18 +25,28 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.betting import NO_ACTIONS, LegalActions
-from engine.game import Json, Viewer
+from engine.game import Json, Viewer, subset
 from engine.projection import project_hand
 from engine.table import TableState
 
 __all__ = ["HoldemViews", "legal_moves"]
 
 
-def legal_moves(legal: LegalActions) -> list[Json]:
+def legal_moves(legal: LegalActions, cards: Sequence[str] = ()) -> list[Json]:
     """The generic descriptors of :mod:`engine.game` for these legal actions: fold,
-    check, call, bet or raise to an ``amount`` (a ``number``), show, muck."""
+    check, call, bet or raise to an ``amount`` (a ``number``), show, muck; stud's
+    ``bring_in``; a draw's ``cards`` (a ``subset`` of the player's ``cards``: none is
+    standing pat)."""
     moves: list[Json] = []
+    if legal.draw is not None:
+        moves.append({"kind": "draw", "label": "Draw",
+                      "params": {"cards": subset(list(cards), 0, legal.draw)}})
+        return moves
+    if legal.bring_in is not None:
+        moves.append({"kind": "bring_in", "label": f"Bring in {legal.bring_in}"})
     if legal.can_fold:
         moves.append({"kind": "fold", "label": "Fold"})
     if legal.can_check:
@@ -46,7 +56,9 @@ def legal_moves(legal: LegalActions) -> list[Json]:
         moves.append({"kind": "call", "label": f"Call {call}"})
     kind = legal.sized_kind
     if kind is not None:
-        moves.append({"kind": kind, "label": "Bet" if kind == "bet" else "Raise to",
+        completing = legal.bring_in is not None
+        label = "Complete to" if completing else "Bet" if kind == "bet" else "Raise to"
+        moves.append({"kind": kind, "label": label,
                       "params": {"amount": {"type": "number", "min": legal.min_raise_to,
                                             "max": legal.max_raise_to}}})
     if legal.can_show:
@@ -87,7 +99,9 @@ class HoldemViews:
                                                            state.positions),
             "seat": seat,
             "legal": legal,
-            "moves": legal_moves(actions),
+            "moves": legal_moves(actions, [str(c) for c in hand.holes[actor]]
+                                 if actions.draw is not None and hand is not None
+                                 and actor is not None else ()),
             "time_left": time_left,
         }
         return view

@@ -8,7 +8,7 @@ from engine.actions import Action
 from engine.cards import format_cards, standard_deck
 from engine.errors import IllegalAction, MalformedAction
 from engine.events import CardsMucked, CardsShown, PotAwarded, UncalledBetReturned
-from engine.holdem import Hand, HandSetup
+from engine.poker.hand import Hand, HandSetup
 
 from .helpers import deck_with
 

@@ -37,10 +37,10 @@ from pokerkit import Automation, BettingStructure, Opening, State, Street
 from engine.actions import Action
 from engine.cards import seeded_deck
 from engine.events import PotAwarded
-from engine.holdem import Hand, HandSetup
 from engine.phh import loads, replay
 from engine.phh.policy import choose
 from engine.phh.simulate import simulate
+from engine.poker.hand import Hand, HandSetup
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING,

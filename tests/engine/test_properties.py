@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from engine.actions import Action, ActionKind
 from engine.cards import HIDDEN, seeded_deck
 from engine.errors import EngineError
-from engine.holdem import Hand, HandSetup
+from engine.poker.hand import Hand, HandSetup
 from engine.projection import Viewer, project_event, project_hand
 
 
