@@ -1,4 +1,4 @@
-"""Engine benchmark: random-play hands/s against pokerkit, 7-card evaluations/s.
+"""Engine benchmark: random-play hands/s against pokerkit, 7-card evaluations/s, variants.
 
 Run from the repository root::
 
@@ -200,6 +200,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-variants", dest="variants", action="store_false",
+                        help="skip the table of every poker variant (bench/variants.py)")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     # pokerkit warns on a fold that could have been a check; the warnings are noise here.
@@ -217,6 +219,12 @@ def main(argv: list[str] | None = None) -> None:
     for name, rate in rates.items():
         print(f"{'7-card evaluations (' + name + ')':<34}{rate:>14,.0f}"
               f"{rate / rates['treys']:>9.1f}x")
+    if args.variants:  # every poker variant against pokerkit (bench/variants.py)
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import variants
+
+        print()
+        variants.main(["--seconds", str(args.seconds), "--seed", str(args.seed)])
 
 
 if __name__ == "__main__":

@@ -212,7 +212,9 @@ class Hand:
         "_bets",
         "_board",
         "_stacks",
+        "_legal",
         "_street",
+        "_stud",
         "acted_at",
         "actor",
         "aggressor",
@@ -252,6 +254,8 @@ class Hand:
 
     setup: HandSetup
     variant: Variant
+    _stud: bool
+    _legal: LegalActions | None
     deck: tuple[Card, ...]
     reshuffle: tuple[Card, ...]
     pile: list[Card]
@@ -319,6 +323,8 @@ class Hand:
                 raise MalformedAction("bad_deck", f"The deck needs {needed} distinct cards.")
         self = cls.__new__(cls)
         self.setup, self.variant, self.deck, self.n = setup, variant, cards, n
+        self._stud = variant.forced == "bring_in"  # a bring-in and completion to handle
+        self._legal = None  # legal_actions() of the current decision, once worked out
         order = tuple(reshuffle)
         if order and (len(order) != len(allowed) or set(order) != allowed):
             raise MalformedAction("bad_deck", "The reshuffle order must hold every card once.")
@@ -546,7 +552,7 @@ class Hand:
         A bring-in of a whole small bet is the completed bet already (the next raise is
         to two small bets, not a "completion" to the same amount).
         """
-        return (self._street == 0 and self.bet_count == 0 and self.variant.forced == "bring_in"
+        return (self._stud and self._street == 0 and self.bet_count == 0
                 and self.current_bet < self.setup.min_bet)
 
     def _needs_action(self, i: int) -> bool:
@@ -569,10 +575,12 @@ class Hand:
                 self.acted_at[i] = self.current_bet
 
     def _next_actor(self, start: int) -> int | None:
-        n = self.n
+        # _needs_action, inlined: this runs after every action.
+        n, folded, stacks, bets = self.n, self.folded, self._stacks, self._bets
+        current, acted_at = self.current_bet, self.acted_at
         for k in range(n):
             i = (start + k) % n
-            if self._needs_action(i):
+            if not folded[i] and stacks[i] and (bets[i] < current or acted_at[i] < 0):
                 return i
         return None
 
@@ -597,7 +605,7 @@ class Hand:
     @property
     def _bringing_in(self) -> bool:
         """The bring-in is still to be posted (the first stud decision)."""
-        return self._completing and self.current_bet == 0 and not self.history
+        return self._stud and not self.history and self._completing and self.current_bet == 0
 
     @property
     def formality(self) -> bool:
@@ -606,6 +614,12 @@ class Hand:
 
     def legal_actions(self) -> LegalActions:
         """What the actor may do now (nothing when the hand is over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._work_out_legal()
+        return legal
+
+    def _work_out_legal(self) -> LegalActions:
         i = self.actor
         if i is None:
             return NO_ACTIONS
@@ -672,6 +686,7 @@ class Hand:
         kind = action.kind
         mark = len(self.events)
         phase = self.phase
+        legal, self._legal = self._legal, None  # whatever happens, a new decision follows
         if phase == _DRAWING:
             if kind is not _DRAW:
                 raise IllegalAction("draw_now", "Choose the cards to discard (or stand pat).")
@@ -695,8 +710,8 @@ class Hand:
                 self._advance_showdown()
             return self.events[mark:]
         bets, stacks = self._bets, self._stacks
-        completing = self._completing
-        if self._bringing_in and kind is not _BRING_IN and kind is not _BET:
+        completing = self._stud and self._completing
+        if completing and self._bringing_in and kind is not _BRING_IN and kind is not _BET:
             raise IllegalAction("bring_in_now", "Post the bring-in or complete the bet.")
         if kind is _FOLD:
             self.folded[i] = True
@@ -715,7 +730,7 @@ class Hand:
             self._put(i, paid)
             self.events.append(PlayerCalled(i, paid, stacks[i] == 0))
         elif kind is _BET or kind is _RAISE:
-            self._validate_size(i, action)
+            self._validate_size(action, legal or self._work_out_legal())
             to = action.amount
             assert to is not None
             increment = to - self.current_bet
@@ -746,16 +761,16 @@ class Hand:
             self._end_round()
         return self.events[mark:]
 
-    def _validate_size(self, i: int, action: Action) -> None:
+    def _validate_size(self, action: Action, legal: LegalActions) -> None:
         wanted = "bet" if self.current_bet == 0 else "raise"
         if action.kind.value != wanted:
             raise IllegalAction(
                 f"{action.kind.value}_not_allowed",
                 f"You cannot {action.kind.value} now; {wanted} instead.",
             )
-        if not self._bringing_in and not self._may_raise(i):
+        low, high = legal.min_raise_to, legal.max_raise_to
+        if low is None or high is None:
             raise IllegalAction("raise_not_allowed", f"You may not {wanted} now.")
-        low, high = self._bounds(i)
         assert action.amount is not None
         if not low <= action.amount <= high:
             span = f"exactly {low}" if low == high else f"from {low} to {high}"
