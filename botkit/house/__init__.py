@@ -53,9 +53,8 @@ VARIANT_BOTS: dict[str, Factory] = {
     "rule_based": VariantRuleBot,
     **GENERIC_BOTS,
 }
-"""The other poker variants: random and calling station play every variant; the
-rule-based bot (:class:`VariantRuleBot`) knows Omaha, draw and stud (it plays the
-rest by its generic made-hand rule)."""
+"""The other poker variants: random, calling station and the rule-based bot
+(:class:`VariantRuleBot`: Monte-Carlo equity against pot odds, and draw rules)."""
 
 GAME_BOTS: dict[str, dict[str, Factory]] = {
     "holdem": HOUSE_BOTS, **{key: VARIANT_BOTS for key in VARIANTS if key != "holdem"},

@@ -13,10 +13,13 @@ hands with the variant's evaluator(s) (:data:`engine.poker.evaluators.EVALUATORS
 In a hi-lo split each half goes to the best hand of its side (ties share), and the
 high hand takes the whole pot when no low qualifies. In draw games the current
 hands are compared (no future draws). The opponents' hands are random (no
-modelling of their actions). The sample count depends on the cost of the
-variant's evaluators and on the number of players (at most
-:data:`MAX_SAMPLES`; 2-5 ms per decision on this machine), and the samples come
-from the bot's own ``rng``, so a seeded bot replays exactly.
+modelling of their actions). The sample count (:func:`sample_count`) fits a
+budget of about 2 ms of sampling by the measured cost of the variant's evaluators
+and the number of players in the hand (between :data:`MIN_SAMPLES` and
+:data:`MAX_SAMPLES`; measured means of 0.8-5 ms per decision on a loaded 2-CPU
+machine), and the samples come from the bot's own ``rng``, so a seeded bot
+replays exactly. In stud, when the deck cannot give everyone a card, the
+shortfall is dealt as one community card, as the engine does.
 
 **Betting**, with ``n`` players still in the hand and ``fair = 1 / n``:
 
@@ -49,9 +52,10 @@ from the bot's own ``rng``, so a seeded bot replays exactly.
   discarding its top card;
 * never more cards than ``legal["draw"]`` allows (the worst are discarded first).
 
-Every answer is checked against ``view["moves"]`` (:func:`engine.game.check_move`)
-and replaced by a safe legal one (muck, stand pat, bring-in, check, call, fold)
-if it does not fit.
+Every answer is checked against ``view["moves"]`` (:func:`engine.game.check_move`;
+``view["legal"]`` when there are no moves) and replaced by a safe legal one (stand
+pat, muck, bring-in, check, fold, call) if it does not fit or the view cannot be
+read; :attr:`VariantRuleBot.fallbacks` counts those.
 
 >>> from engine.cards import parse_cards as p
 >>> [str(c) for c in high_discards(p("AsKd7c7h2s"), 5)]
@@ -92,13 +96,17 @@ MIN_SAMPLES = 60
 CALL_MARGIN = 0.05
 """How much the equity must beat the pot odds by for a call."""
 
-_COST = {"high": 0.75, "short_deck": 1.05, "omaha": 1.5, "low_27": 0.6, "low_a5": 1.05,
-         "low_8": 0.45, "omaha_low_8": 0.75, "badugi": 1.6, "soko": 0.9}
-"""Measured microseconds per player and sample of each evaluator kind (dealing included)."""
+_COST = {"high": 0.4, "short_deck": 2.1, "omaha": 1.0, "low_27": 0.5, "low_a5": 0.7,
+         "low_8": 0.4, "omaha_low_8": 3.5, "badugi": 1.6, "soko": 1.8}
+"""Measured microseconds of one evaluation by each evaluator kind."""
 
-_BUDGET_US = 1500.0
-"""Microseconds of sampling one decision may spend (measured on an idle machine; a
-loaded one takes up to twice as long)."""
+_SAMPLE_US = 2.0
+_PLAYER_US = 1.0
+"""Microseconds per sample and per player and sample besides the evaluations (dealing)."""
+
+_BUDGET_US = 2000.0
+"""Microseconds of sampling one decision may spend (on an idle machine; a loaded one
+takes up to twice as long)."""
 
 Evaluate = Callable[[Sequence[Card], Sequence[Card]], int | None]
 
@@ -446,10 +454,11 @@ def sample_count(variant: Variant, players: int) -> int:
     """Monte-Carlo samples for one decision of ``variant`` with ``players`` in the hand:
     as many as the time budget allows, between :data:`MIN_SAMPLES` and :data:`MAX_SAMPLES`.
 
-    >>> sample_count(VARIANTS["omaha"], 2), sample_count(VARIANTS["omaha8"], 10)
-    (300, 60)
+    >>> [sample_count(VARIANTS["omaha8"], n) for n in (2, 4, 10)]
+    [153, 83, 60]
     """
-    per_sample = 1.0 + players * sum(_COST.get(kind, 2.0) for kind in variant.evaluators)
+    cost = _PLAYER_US + sum(_COST.get(kind, 3.0) for kind in variant.evaluators)
+    per_sample = _SAMPLE_US + players * cost
     return int(min(MAX_SAMPLES, max(MIN_SAMPLES, _BUDGET_US / per_sample)))
 
 

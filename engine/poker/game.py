@@ -64,16 +64,9 @@ from engine.table import MAX_BLIND, NEW, PLAYING, SITTING_OUT, Seat, TableSettin
 
 STRUCTURE_TITLES = {"NL": "No limit", "PL": "Pot limit", "FL": "Fixed limit"}
 HOLDEM_BOTS = ("random", "calling_station", "rule_based", "ehs")
-VARIANT_BOTS = {"omaha": ("random", "calling_station", "rule_based"),
-                "omaha8": ("random", "calling_station", "rule_based"),
-                "five_card_draw": ("random", "calling_station", "rule_based"),
-                "stud": ("random", "calling_station", "rule_based"),
-                "stud8": ("random", "calling_station", "rule_based"),
-                "razz": ("random", "calling_station", "rule_based"),
-                "five_card_stud": ("random", "calling_station", "rule_based"),
-                "soko": ("random", "calling_station", "rule_based")}
-"""House-bot styles per variant (hold'em: :data:`HOLDEM_BOTS`; else random and
-calling station, and the rule-based bot where it knows the game)."""
+VARIANT_BOTS = ("random", "calling_station", "rule_based")
+"""House-bot styles of every other variant (hold'em: :data:`HOLDEM_BOTS`): random,
+calling station, and the rule-based bot (:class:`botkit.house.VariantRuleBot`)."""
 
 
 class PokerGame(Game):
@@ -95,8 +88,7 @@ class PokerGame(Game):
                                     "title": "Wait for the big blind"},
                 },
             },
-            house_bots=HOLDEM_BOTS if v.key == "holdem"
-            else VARIANT_BOTS.get(v.key, ("random", "calling_station")),
+            house_bots=HOLDEM_BOTS if v.key == "holdem" else VARIANT_BOTS,
             export_format="phh",
             stats=("vpip", "pfr", "af", "wtsd", "bb_per_100"),
             client="holdem",  # one board draws every variant

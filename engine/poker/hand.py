@@ -211,8 +211,8 @@ class Hand:
     __slots__ = (
         "_bets",
         "_board",
-        "_stacks",
         "_legal",
+        "_stacks",
         "_street",
         "_stud",
         "acted_at",
