@@ -116,6 +116,8 @@ class LeaderboardSerializer(serializers.Serializer):
                                     "(its leaderboard stays empty).")
     rules = serializers.CharField(allow_null=True,
                                   help_text="The rule set asked for; null: every rule set.")
+    rule_set = serializers.CharField(allow_null=True, help_text="The rule-set identity "
+                                     "asked for (`?rule_set=`); null: not asked.")
     settings = serializers.DictField(allow_null=True, help_text="That rule set's settings "
                                      "(null without `rules`, or for an unknown digest).")
     game_name = serializers.CharField(allow_null=True,

@@ -49,6 +49,7 @@ ERRORS = {code: OpenApiResponse(s.ErrorSerializer, description=text) for code, t
 
 
 RULES_DIGEST = re.compile(r"[0-9a-f]{40}")  # a rule set: tables.runtime.rules_digest
+RULE_SET_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")  # a game's rule-set identity (Game.rule_set_id)
 
 
 def errors(*codes: int) -> dict[int, OpenApiResponse]:
@@ -166,6 +167,12 @@ class LeaderboardView(ApiView):
                              description="A game's key (`GET /api/v1/games/`)."),
             OpenApiParameter("rules", str, pattern="^[0-9a-f]{40}$",
                              description="Only this rule set (a table's `rules`)."),
+            OpenApiParameter("rule_set", str, pattern="^[A-Za-z0-9_-]{1,40}$",
+                             description="Only this rule-set identity (the dice game's "
+                             "`rules_id`, in a table's `facts`): the top 10 of a rule set "
+                             "whatever the seat count. Only the finishes the game lists "
+                             "enter (dice: every solitaire game, the winner of a game of "
+                             "several players)."),
             OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 100},
                              default=LEADERBOARD_LIMIT, description="How many entries "
                              "(1–100, default 10)."),
@@ -180,9 +187,14 @@ class LeaderboardView(ApiView):
             raise ApiError("invalid_request", "“rules” is a rule set's 40-character digest "
                            "(a table's `rules`).",
                            details={"fields": {"rules": ["Not a rule set digest."]}})
+        identity = request.query_params.get("rule_set", "").strip()
+        if identity and not RULE_SET_ID.fullmatch(identity):
+            raise ApiError("invalid_request", "“rule_set” is a rule-set identity: 1 to 40 "
+                           "letters, digits, _ or -.",
+                           details={"fields": {"rule_set": ["Not a rule-set identity."]}})
         limit = int_param(request, "limit", minimum=1, maximum=100)
         limit = LEADERBOARD_LIMIT if limit is None else limit
-        entries = selectors.leaderboard(key, rules or None, limit)
+        entries = selectors.leaderboard(key, rules or None, limit, rule_set=identity or None)
         ids = {entry["table"] for entry in entries}
         tables = {pk: (name, digest, game_name) for pk, name, digest, game_name in
                   Table.objects.filter(pk__in=ids).values_list("pk", "name", "rules",
@@ -194,7 +206,7 @@ class LeaderboardView(ApiView):
                     .values("settings", "game_name").first()) if rules else None
         return Response({
             "game": key, "title": game.info.title, "ends": game.info.ends,
-            "rules": rules or None,
+            "rules": rules or None, "rule_set": identity or None,
             "settings": rule_set["settings"] if rule_set else None,
             "game_name": rule_set["game_name"] if rule_set else None,
             "limit": limit, "results": entries,

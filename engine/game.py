@@ -430,6 +430,30 @@ class Game:
         """Human name of a table with these settings."""
         return self.listing(settings).name
 
+    # -- rule sets and leaderboards (optional: games whose rules are user data)
+    def rule_sets(self) -> Json | None:
+        """What a rule-set editor needs, for a game whose rules users may write and
+        save (the dice game): ``{"setting": <the settings key that takes a rule set>,
+        ...the game's own description (families, parameters, limits, shipped sets)}``.
+        ``None`` (the default): the game has no user rule sets."""
+        return None
+
+    def validate_rule_set(self, data: Any) -> Json:
+        """A rule set checked and normalised, with its identity as ``id``; raises
+        MalformedAction with a stable code and a sentence naming the problem."""
+        raise MalformedAction("no_rule_sets", f"{self.info.title} has no rule sets.")
+
+    def rule_set_id(self, settings_json: Json) -> str:
+        """The identity of the rule set a table with these (stored) settings plays:
+        its standings are also listed under it, whatever the other settings (seat
+        count...). ``""`` (the default): the settings digest alone names the board."""
+        return ""
+
+    def on_leaderboard(self, settings_json: Json, seats: int, place: Standing) -> bool:
+        """Whether a final standing of a table with ``seats`` seats enters the
+        leaderboards (the default: every one)."""
+        return True
+
     # -- seats
     def create(self, settings: Any) -> Any:
         """A fresh table state with nobody seated."""

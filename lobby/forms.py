@@ -41,16 +41,20 @@ from accounts.validators import validate_plain_text
 from engine.game import MAX_CHIPS
 from engine.registry import GAMES
 
+from . import rulesets
+
 Json = dict[str, Any]
 
 # The table's own fields; a game setting of the same name would collide.
 TABLE_FIELDS = ("name", "game", "settings_for", "turn_seconds")
 
 
-def games_catalogue() -> list[Json]:
-    """Every hosted game for the browser: ``info`` plus ``settings_schema``."""
-    return [{**game.info.to_json(), "settings_schema": game.settings_schema()}
-            for game in GAMES.values()]
+def games_catalogue(user: Any = None) -> list[Json]:
+    """Every hosted game for the browser: ``info`` plus ``settings_schema`` (with the
+    user's saved rule sets among the rule-set choices: lobby.rulesets)."""
+    return [{**game.info.to_json(),
+             "settings_schema": rulesets.with_saved(game.settings_schema(), key, user)}
+            for key, game in GAMES.items()]
 
 
 def default_game() -> str:
@@ -147,11 +151,13 @@ class CreateTableForm(forms.Form):
                                       label="Time per action (s)")
 
     def __init__(self, data: Any = None, game: str | None = None,
-                 initial: Json | None = None) -> None:
+                 initial: Json | None = None, user: Any = None) -> None:
         super().__init__(data, initial=initial)
         chosen = data.get("game") if data is not None else game
         self.game_key = chosen if chosen in GAMES else default_game()
-        self.schema: Json = GAMES[self.game_key].settings_schema()
+        self.user = user
+        self.schema: Json = rulesets.with_saved(GAMES[self.game_key].settings_schema(),
+                                                self.game_key, user)
         self.fields["game"].choices = [(key, g.info.title) for key, g in GAMES.items()]
         self.fields["game"].initial = self.game_key
         self.fields["settings_for"].initial = self.game_key
@@ -197,7 +203,8 @@ class CreateTableForm(forms.Form):
                     out[name] = None
                 continue
             out[name] = value
-        return out
+        # A saved rule set ("saved:<pk>") goes to the engine as the rule set itself.
+        return rulesets.resolve_settings(out, self.game_key, self.user)
 
     def add_table_error(self, code: str, message: str) -> None:
         """Show the table service's refusal next to the field it is about."""

@@ -26,7 +26,7 @@ from tables.errors import TableError
 from tables.models import Table, TableStatus
 from tables.wire import load_json
 
-from . import selectors
+from . import rulesets, selectors
 
 GENERIC_BOARD = "_generic"
 
@@ -98,8 +98,16 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def _leaderboard_url(table: Table) -> str:
-    """The leaderboard of the table's game and rule set."""
+    """The leaderboard of the table's game and rule set: the game's rule-set identity
+    when it has one (the dice game's top-10 per rule set), else the settings digest."""
     url = reverse("leaderboard", args=[table.game])
+    game = GAMES.get(table.game)
+    try:
+        identity = game.rule_set_id(table.settings) if game is not None else ""
+    except (TypeError, KeyError, ValueError, AttributeError):
+        identity = ""
+    if identity and rulesets.RULE_SET_ID.fullmatch(identity):
+        return f"{url}?rule_set={identity}"
     return f"{url}?rules={table.rules}" if table.rules else url
 
 
@@ -220,13 +228,25 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     if engine_game is None:
         raise Http404("No such game.")
     rules = request.GET.get("rules", "").strip()
+    # ?rule_set=<identity>: the top-10 of a game's rule set (Game.rule_set_id: the dice
+    # game's rules_id), whatever the tables' other settings.
+    identity = request.GET.get("rule_set", "").strip()
     context: dict[str, Any] = {"game": engine_game.info.to_json(), "rules": rules,
-                               "rule_set": None, "settings": [], "entries": []}
+                               "rule_set": None, "settings": [], "entries": [],
+                               "identity": identity, "identity_name": "",
+                               "has_rule_sets": engine_game.rule_sets() is not None}
     if rules and not selectors.RULES_DIGEST.fullmatch(rules):
         context["error"] = "A rule set is named by its 40-character digest."
         return render(request, "lobby/leaderboard.html", context, status=400)
+    if identity and not rulesets.RULE_SET_ID.fullmatch(identity):
+        context["error"] = "A rule set's identity is 1 to 40 letters, digits, _ or -."
+        return render(request, "lobby/leaderboard.html", context, status=400)
     context["entries"] = [{**e, "finished": datetime.fromisoformat(e["finished_at"])}
-                          for e in selectors.leaderboard(game, rules, LEADERBOARD_SIZE)]
+                          for e in selectors.leaderboard(game, rules, LEADERBOARD_SIZE,
+                                                         rule_set=identity)]
+    if identity:
+        context["identity_name"] = rulesets.rule_set_name(engine_game, identity)
+        context["identity_rule"] = (engine_game.rule_sets() or {}).get("top10", "")
     if rules:
         rule_set = selectors.rule_sets(game, [rules]).get(rules)
         context["rule_set"] = rule_set

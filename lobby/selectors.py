@@ -338,10 +338,10 @@ def settings_rows(game: str, settings: Json) -> list[tuple[str, str]]:
     return out
 
 
-def leaderboard(game: str, rules: str = "", limit: int = 10) -> list[Json]:
+def leaderboard(game: str, rules: str = "", limit: int = 10, rule_set: str = "") -> list[Json]:
     """:func:`tables.selectors.leaderboard` with each entry's table name, rule set and
     that rule set's name (one query more)."""
-    entries = table_selectors.leaderboard(game, rules or None, limit)
+    entries = table_selectors.leaderboard(game, rules or None, limit, rule_set=rule_set or None)
     tables = {pk: (name, digest, game_name) for pk, name, digest, game_name in
               Table.objects.filter(pk__in={e["table"] for e in entries})
               .values_list("pk", "name", "rules", "game_name")} if entries else {}

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import pages, views
+from . import pages, rulesets, views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
@@ -18,4 +18,10 @@ urlpatterns = [
     path("hands/<int:hand_id>/", pages.replay, name="replay"),
     path("hands/<int:hand_id>/phh/", pages.phh, name="hand_phh"),
     path("games/<str:game>/leaderboard/", pages.leaderboard, name="leaderboard"),
+    path("games/<str:game>/rule-sets/", rulesets.rule_sets_page, name="rule_sets"),
+    path("games/<str:game>/rule-sets/new/", rulesets.editor_page, name="rule_set_new"),
+    path("games/<str:game>/rule-sets/<int:pk>/", rulesets.editor_page, name="rule_set"),
+    path("games/<str:game>/rule-sets/validate.json", rulesets.validate_json,
+         name="rule_set_validate"),
+    path("games/<str:game>/rule-sets/save.json", rulesets.save_json, name="rule_set_save"),
 ]

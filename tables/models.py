@@ -191,6 +191,12 @@ class Standing(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="final_standings")
     game = models.CharField(max_length=32, db_index=True)
     rules = models.CharField(max_length=40, db_index=True)  # Table.rules: same settings
+    # The game's rule-set identity (Game.rule_set_id: the dice game's rules_id), shared
+    # by tables of the same rules whatever their other settings; "" for other games.
+    rule_set = models.CharField(max_length=40, blank=True, default="", db_index=True)
+    # Whether it enters the leaderboards (Game.on_leaderboard: dice, only the winner
+    # of a game of several players).
+    listed = models.BooleanField(default=True)
     player = models.ForeignKey("accounts.Player", null=True, on_delete=models.SET_NULL,
                                related_name="standings")
     name = models.CharField(max_length=64)

@@ -261,6 +261,10 @@ class TableRun:
         table = self.table
         rows = []
         standings = []
+        try:
+            rule_set = self.game.rule_set_id(table.settings)[:40]
+        except (TypeError, KeyError, ValueError, AttributeError):
+            rule_set = ""
         for place in ended.standings:
             try:
                 player: Player | None = self.player(place.player_id)
@@ -270,7 +274,9 @@ class TableRun:
             standings.append({**place.to_json(), "name": name})
             rows.append(Standing(table=table, game=table.game, rules=table.rules, player=player,
                                  name=name, seat=place.seat, rank=place.rank,
-                                 score=place.score, finished_at=self.now))
+                                 score=place.score, finished_at=self.now,
+                                 rule_set=rule_set, listed=self.game.on_leaderboard(
+                                     table.settings, table.seat_count, place)))
         Standing.objects.bulk_create(rows)
         table.standings = standings
         table.status, table.closed_at = TableStatus.FINISHED, self.now

@@ -268,12 +268,16 @@ def replay_round(hand: Hand) -> list[Json]:
     return events
 
 
-def leaderboard(game: str, rules: str | None = None, limit: int = 10) -> list[Json]:
-    """The best finishes of a game (per rule set if ``rules`` is given): highest score,
-    earliest first."""
-    rows = Standing.objects.filter(game=game)
+def leaderboard(game: str, rules: str | None = None, limit: int = 10,
+                rule_set: str | None = None) -> list[Json]:
+    """The best finishes of a game (per settings digest if ``rules`` is given, per the
+    game's rule-set identity if ``rule_set`` is): highest score, earliest first. Only
+    the standings the game lists (``Game.on_leaderboard``) enter."""
+    rows = Standing.objects.filter(game=game, listed=True)
     if rules:
         rows = rows.filter(rules=rules)
+    if rule_set:
+        rows = rows.filter(rule_set=rule_set)
     return [{"rank": i + 1, "name": s.name, "player": s.player_id, "score": s.score,
              "place": s.rank, "table": s.table_id, "finished_at": s.finished_at.isoformat()}
             for i, s in enumerate(rows.order_by("-score", "finished_at")[:limit])]

@@ -22,7 +22,15 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from engine.dice.rules import SHIPPED, Rules, counts_of, shipped_rules, validate_rules
+from engine.dice.rules import (
+    FAMILIES,
+    MAX_COMBINATIONS,
+    SHIPPED,
+    Rules,
+    counts_of,
+    shipped_rules,
+    validate_rules,
+)
 from engine.errors import IllegalAction, MalformedAction
 from engine.game import (
     CameBack,
@@ -85,6 +93,57 @@ class PlayerRetired(Event):
     """``player`` left in the middle of the game: their sheet is final as it stands."""
 
     player: int
+
+
+def _param(name: str, kind: str, title: str, help_text: str, *,
+           required: bool = True, low: int = 1, high: int = 9) -> Json:
+    return {"name": name, "type": kind, "title": title, "help": help_text,
+            "required": required, "min": low, "max": high}
+
+
+RULE_LIMITS = {"dice": [1, 9], "faces": [2, 9], "rolls": [1, 9],
+               "combinations": [1, MAX_COMBINATIONS], "points": [0, 1000]}
+# The editor's families: parameters as in rules.FAMILIES (type "int": a whole number,
+# "faces": a list of faces, "face": one face 1..faces), with the seed's constraints
+# in words (validate_rules checks them).
+EDITOR_FAMILIES: list[Json] = [
+    {"family": "face", "title": "x:s (one face)", "rule": "at least one die shows x; "
+     "scores the sum of those dice", "params": [
+         _param("face", "face", "Face x", "x ≤ faces")]},
+    {"family": "run", "title": "Run of m", "rule": "m consecutive faces; scores their sum",
+     "params": [_param("length", "int", "Length m", "2 ≤ m ≤ dice, m ≤ faces", low=2),
+                _param("start", "face", "Starting face", "optional: s..s+m−1 exactly",
+                       required=False)]},
+    {"family": "kind", "title": "t of a kind", "rule": "at least t dice alike; scores t × "
+     "the face", "params": [
+         _param("count", "int", "Count t", "2 ≤ t ≤ dice", low=2),
+         _param("face", "face", "Face", "optional: only this face", required=False)]},
+    {"family": "groups", "title": "h groups of t", "rule": "h different faces, t dice each; "
+     "scores t × their sum", "params": [
+         _param("groups", "int", "Groups h", "h ≥ 2, h × t ≤ dice, h × t ≤ faces", low=2),
+         _param("count", "int", "Count t", "dice per group", low=1),
+         _param("faces", "faces", "Faces", "optional: h different faces",
+                required=False)]},
+    {"family": "divisible", "title": "All divisible by k", "rule": "every die divisible "
+     "by k; scores the sum", "params": [
+         _param("divisor", "int", "Divisor k", "2 or 3", low=2, high=3)]},
+    {"family": "indivisible", "title": "None divisible by k", "rule": "no die divisible "
+     "by k; scores the sum", "params": [
+         _param("divisor", "int", "Divisor k", "2 or 3", low=2, high=3)]},
+    {"family": "yatzy", "title": "Yatzy", "rule": "all dice alike; scores 50", "params": [
+        _param("face", "face", "Face", "optional: only this face", required=False)]},
+    {"family": "fair_split", "title": "Fair split", "rule": "every face an even number of "
+     "times (even number of dice); scores the sum", "params": []},
+    {"family": "greedy_split", "title": "Greedy split", "rule": "exactly one face an odd "
+     "number of times (odd dice, at least 3); scores the split dice", "params": []},
+    {"family": "full_house", "title": "Full house", "rule": "(n−1)/2 of one face and "
+     "(n+1)/2 of another (odd dice, at least 3); scores the sum", "params": [
+         _param("faces", "faces", "Faces", "optional: [smaller group, larger group]",
+                required=False)]},
+    {"family": "chance", "title": "Chance", "rule": "anything; scores the sum",
+     "params": []},
+]
+assert [f["family"] for f in EDITOR_FAMILIES] == list(FAMILIES)
 
 
 _COMPILED: dict[str, Rules] = {}
@@ -162,6 +221,30 @@ class DiceGame(Game):
             "rules": rules["name"], "rules_id": rules["id"], "dice": rules["dice"],
             "faces": rules["faces"], "rolls": rules["rolls"],
             "boxes": len(rules["combinations"])})
+
+    # ------------------------------------------------------------ rule sets
+
+    def rule_sets(self) -> Json:
+        """The rule-set editor's description: the families (seed, Liite 1) with their
+        parameters, the limits and the shipped rule sets (docs/dice.md)."""
+        return {"setting": "rules", "limits": dict(RULE_LIMITS),
+                "families": _copy(EDITOR_FAMILIES),
+                "shipped": {key: shipped_rules(key) for key in SHIPPED},
+                "default": DEFAULT_RULES,
+                "top10": "every solitaire game enters; of a game of several players, "
+                         "only the winner"}
+
+    def validate_rule_set(self, data: Any) -> Json:
+        return validate_rules(data)
+
+    def rule_set_id(self, settings_json: Json) -> str:
+        rules = settings_json.get("rules") if isinstance(settings_json, dict) else None
+        return str(rules.get("id", "")) if isinstance(rules, dict) else ""
+
+    def on_leaderboard(self, settings_json: Json, seats: int, place: Standing) -> bool:
+        """The seed's top-10 rule: every solitaire game, only the winner of a game of
+        several players (equal winners all)."""
+        return seats == 1 or place.rank == 1
 
     # ------------------------------------------------------------ seats
 
