@@ -194,8 +194,8 @@ class Standing(models.Model):
     # The game's rule-set identity (Game.rule_set_id: the dice game's rules_id), shared
     # by tables of the same rules whatever their other settings; "" for other games.
     rule_set = models.CharField(max_length=40, blank=True, default="", db_index=True)
-    # Whether it enters the leaderboards (Game.on_leaderboard: dice, only the winner
-    # of a game of several players).
+    # Whether it enters its rule set's top list (Game.on_leaderboard: dice, only the
+    # winner of a game of several players); the per-settings boards list every finish.
     listed = models.BooleanField(default=True)
     player = models.ForeignKey("accounts.Player", null=True, on_delete=models.SET_NULL,
                                related_name="standings")

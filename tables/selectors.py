@@ -270,14 +270,17 @@ def replay_round(hand: Hand) -> list[Json]:
 
 def leaderboard(game: str, rules: str | None = None, limit: int = 10,
                 rule_set: str | None = None) -> list[Json]:
-    """The best finishes of a game (per settings digest if ``rules`` is given, per the
-    game's rule-set identity if ``rule_set`` is): highest score, earliest first. Only
-    the standings the game lists (``Game.on_leaderboard``) enter."""
-    rows = Standing.objects.filter(game=game, listed=True)
+    """The best finishes of a game (per settings digest if ``rules`` is given):
+    highest score, earliest first. With ``rule_set``, the top list of one rule-set
+    identity of the game (``Game.rule_set_id``, whatever the other settings), where
+    only the standings the game admits enter (``Game.on_leaderboard``: the dice
+    game's seed rule, every solitaire game but only the winner of a game of several
+    players); the other boards list every finish."""
+    rows = Standing.objects.filter(game=game)
     if rules:
         rows = rows.filter(rules=rules)
     if rule_set:
-        rows = rows.filter(rule_set=rule_set)
+        rows = rows.filter(rule_set=rule_set, listed=True)
     return [{"rank": i + 1, "name": s.name, "player": s.player_id, "score": s.score,
              "place": s.rank, "table": s.table_id, "finished_at": s.finished_at.isoformat()}
             for i, s in enumerate(rows.order_by("-score", "finished_at")[:limit])]
