@@ -14,7 +14,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -49,13 +49,37 @@ class RuleSetError(Exception):
 # ------------------------------------------------------------------ queries
 
 
+class NoRuleSets(Exception):
+    """The page asked for names no game with rule sets (400), or no such rule set
+    (404)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 def editable_game(key: str) -> tuple[Game, Json]:
-    """The game ``key`` and its rule-set description; Http404 if it has none."""
+    """The game ``key`` and its rule-set description; NoRuleSets if it has none."""
     game = GAMES.get(key)
     description = game.rule_sets() if game is not None else None
     if game is None or description is None:
-        raise Http404("This game has no rule sets.")
+        raise NoRuleSets(f"{game.info.title if game else 'That game'} has no rule sets.")
     return game, description
+
+
+def _not_found(view: Any) -> Any:
+    """A page's NoRuleSets as a page of the site saying so."""
+
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            result: HttpResponse = view(request, *args, **kwargs)
+            return result
+        except NoRuleSets as error:
+            return render(request, "lobby/rule_sets.html", {"error": str(error)},
+                          status=error.status)
+
+    wrapped.__name__, wrapped.__doc__ = view.__name__, view.__doc__
+    return wrapped
 
 
 def games_with_rule_sets() -> list[str]:
@@ -257,6 +281,7 @@ def _editor_url(row: RuleSet) -> str:
 
 @require_GET
 @login_required
+@_not_found
 def rule_sets_page(request: HttpRequest, game: str) -> HttpResponse:
     """Shipped and saved rule sets of a game, each with its top-10 link."""
     engine_game, description = editable_game(game)
@@ -272,6 +297,7 @@ def rule_sets_page(request: HttpRequest, game: str) -> HttpResponse:
 
 @require_GET
 @login_required
+@_not_found
 def editor_page(request: HttpRequest, game: str, pk: int | None = None) -> HttpResponse:
     """The editor: a saved rule set (its owner edits; anyone copies), or a new one from
     ``?from=<shipped key>`` / ``?from=saved:<pk>`` (default: the game's default)."""
@@ -280,7 +306,7 @@ def editor_page(request: HttpRequest, game: str, pk: int | None = None) -> HttpR
     if pk is not None:
         row = RuleSet.objects.select_related("owner").filter(pk=pk, game=game).first()
         if row is None:
-            raise Http404("No such rule set.")
+            raise NoRuleSets("There is no such rule set.", 404)
         rules, based_on = row.data, row.based_on
     else:
         source = request.GET.get("from", "") or str(description.get("default", ""))

@@ -169,7 +169,8 @@ def test_endpoints_refuse_cleanly(alice: Any) -> None:
         assert response.status_code == 400, body
         assert response.json()["error"]["code"] == "malformed_request"
     assert post(client, SAVE, "x" * 70000).json()["error"]["code"] == "too_large"
-    assert client.get("/games/holdem/rule-sets/").status_code == 404
+    response = client.get("/games/holdem/rule-sets/")
+    assert response.status_code == 400 and b"has no rule sets" in response.content
 
 
 def test_csrf_is_required() -> None:
