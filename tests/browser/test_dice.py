@@ -19,21 +19,24 @@ from playwright.sync_api import expect
 from .conftest import PASSWORD, shot
 
 USER = "dicer"
+RIVAL = "rival"
 
 
 @pytest.fixture
 def open_device(server: Any, browser: Any, offsite: Any,
                 csp_guard: Any) -> Iterator[Callable[..., Any]]:
-    """``open_device(width, height, touch)``: a page logged in as :data:`USER` (as
+    """``open_device(width, height, touch, user)``: a logged-in page (as
     conftest's ``open_page``: offsite requests refused, CSP watched, JS errors kept)."""
-    server.python(
-        "from accounts.models import Role, User\nfrom accounts.services import register_user\n"
-        f"u = User.objects.filter(username={USER!r}).first() or register_user("
-        f"username={USER!r}, password={PASSWORD!r})\nu.role = Role.PLAYER\nu.save()\n"
-        "print(json.dumps(u.pk))")
+    for name in (USER, RIVAL):
+        server.python(
+            "from accounts.models import Role, User\nfrom accounts.services import "
+            f"register_user\nu = User.objects.filter(username={name!r}).first() or "
+            f"register_user(username={name!r}, password={PASSWORD!r})\nu.role = Role.PLAYER\n"
+            "u.save()\nprint(json.dumps(u.pk))")
     contexts = []
 
-    def make(width: int = 1440, height: int = 900, touch: bool = False) -> Any:
+    def make(width: int = 1440, height: int = 900, touch: bool = False,
+             user: str = USER) -> Any:
         context = browser.new_context(viewport={"width": width, "height": height},
                                       base_url=server.url, has_touch=touch, is_mobile=touch)
         context.set_default_timeout(15000)
@@ -47,7 +50,7 @@ def open_device(server: Any, browser: Any, offsite: Any,
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.js_errors = errors  # type: ignore[attr-defined]
         page.goto("/accounts/login/")
-        page.fill("input[name=username]", USER)
+        page.fill("input[name=username]", user)
         page.fill("input[name=password]", PASSWORD)
         page.click("form button[type=submit]")
         page.wait_for_load_state()
@@ -228,4 +231,70 @@ def test_rule_set_editor_solitaire_game_and_top10(server: Any, open_device: Any)
     expect(desk.locator("#rule-set-top10 li")).to_have_count(1)
     expect(desk.locator("#rule-set-top10")).to_contain_text(f"{USER} {total}")
     shot(desk, "dice-rule-set-top10")
+    assert desk.js_errors == [] and phone.js_errors == []
+
+
+DUEL = {"name": "Duel", "dice": 5, "faces": 6, "rolls": 2,
+        "combinations": [{"id": "chance", "family": "chance"},
+                         {"id": "pair", "name": "Pair", "family": "kind", "count": 2}]}
+
+
+def test_two_players_whose_turn_and_only_the_winner_in_the_top10(server: Any,
+                                                                 open_device: Any) -> None:
+    table_id = int(server.python(
+        "from accounts.models import User\nfrom tables import services\n"
+        f"t = services.create_table(creator=User.objects.get(username={USER!r}), "
+        f"name='Duel table', game='dice', settings={{'seats': 2, 'rules': {DUEL!r}}})\n"
+        "print(json.dumps(t.pk))"))
+    desk = open_device()
+    phone = open_device(390, 844, touch=True, user=RIVAL)
+    for page in (desk, phone):
+        page.goto(f"/tables/{table_id}/")
+        expect(page.locator("#table-page")).to_have_attribute("data-board", "dice")
+    expect(desk.locator("#dd-status")).to_have_text("Waiting for 2 more players")
+    desk.get_by_role("button", name="Sit in seat 1").click()
+    expect(phone.locator("#dd-status")).to_have_text("Waiting for 1 more player")
+    phone.get_by_role("button", name="Sit in seat 2").tap()
+    pages = {USER: (desk, False), RIVAL: (phone, True)}
+    for turn in range(4):  # two boxes each, in seat order
+        player = (USER, RIVAL)[turn % 2]
+        page, touch = pages[player]
+        other = phone if page is desk else desk
+        expect(page.locator("#dd-status")).to_contain_text("Your turn", timeout=20000)
+        # The other player sees whose turn it is and what each open box would score,
+        # without buttons.
+        expect(other.locator("#dd-status")).to_contain_text(f"{player} is playing")
+        expect(other.locator("#dd-sheet thead th.acting")).to_have_text(player)
+        expect(other.locator("#dd-sheet td.dd-open.preview").first).to_be_visible()
+        expect(other.locator("#dd-sheet .dd-score")).to_have_count(0)
+        expect(other.locator("#dd-roll")).to_be_disabled()
+        if turn == 1:
+            _no_sideways_scroll(phone)
+            shot(phone, "dice-duel-390")
+            shot(desk, "dice-duel")
+        roll = page.locator("#dd-roll")
+        expect(roll).to_have_text("Roll (1 left)")
+        die = page.locator("#dd-dice .dd-die[data-die='0']")
+        die.tap() if touch else page.keyboard.press("1")
+        expect(die).to_have_attribute("aria-pressed", "true")
+        status = page.locator("#dd-status").inner_text()
+        page.wait_for_timeout(300)  # a person's pace (the account's message budget)
+        roll.tap() if touch else page.keyboard.press("r")
+        expect(page.locator("#dd-status")).not_to_have_text(status)
+        expect(roll).to_have_text("No rolls left")
+        best = page.locator("#dd-sheet .dd-score").first
+        page.wait_for_timeout(300)
+        best.tap() if touch else best.click()
+        expect(page.locator("#dd-status")).not_to_contain_text("Your turn")
+    for page in (desk, phone):
+        expect(page.locator("#dd-over")).to_be_visible(timeout=20000)
+    totals = {name: int(desk.locator(f"#dd-sheet .dd-total td[data-seat='{seat}']").inner_text())
+              for seat, name in enumerate((USER, RIVAL))}
+    best = max(totals.values())
+    winners = sorted(name for name, total in totals.items() if total == best)
+    top = desk.locator("#dd-top10 li.here")
+    expect(top).to_have_count(len(winners))
+    assert sorted(t.split()[0] for t in top.all_inner_texts()) == winners
+    _no_sideways_scroll(phone)
+    shot(phone, "dice-duel-over-390")
     assert desk.js_errors == [] and phone.js_errors == []

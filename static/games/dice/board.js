@@ -330,6 +330,7 @@ export function createBoard(shell) {
     view = snap.state || null;
     rulesName.textContent = view ? `${view.rules.name} · ${view.rules.dice} dice, ${view.rules.faces} faces, ${view.rules.rolls} rolls` : "";
     drawStatus();
+    if (!view?.turn || view.over) countdown.textContent = "";
     drawSeats(snap);
     drawDice();
     drawSheet(snap);
