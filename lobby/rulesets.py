@@ -261,7 +261,7 @@ def save_json(request: HttpRequest, game: Game) -> JsonResponse:
             "rules", "edit", "based_on"}:
         raise RuleSetError("malformed_request", 'Send {"rules": {...}, "edit": id or null}.')
     edit, based_on = body.get("edit"), body.get("based_on") or ""
-    if edit is not None and (type(edit) is not int or edit < 1):
+    if edit is not None and (type(edit) is not int or not 1 <= edit < 2**63):
         raise RuleSetError("malformed_request", "edit is the id of one of your rule sets.")
     if not isinstance(based_on, str) or (based_on and not RULE_SET_ID.fullmatch(based_on)):
         raise RuleSetError("malformed_request", "based_on is a rule-set identity.")
@@ -331,6 +331,8 @@ def editor_page(request: HttpRequest, game: str, pk: int | None = None) -> HttpR
         "config": {
             "game": game, "rules": rules, "editor": description, "edit": row.pk if own else None,
             "based_on": based_on, "readonly": row is not None and not own,
+            # The identity the editor compares with: this rule set's, or the copied one's.
+            "identity": row.rules_id if row is not None else based_on,
             "validate_url": reverse("rule_set_validate", args=[game]),
             "save_url": reverse("rule_set_save", args=[game]),
             "leaderboard_url": reverse("leaderboard", args=[game]),

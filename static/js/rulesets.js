@@ -229,7 +229,7 @@ async function check() {
     status.className = "rs-status good";
     status.replaceChildren(el("strong", {}, "Valid. "),
       `${lastValid.combinations.length} combinations · identity `, el("code", { id: "rs-identity" }, lastValid.id),
-      cfg.based_on && cfg.based_on !== lastValid.id ? " (a new rule set: what is played changed)" : "");
+      cfg.identity && cfg.identity !== lastValid.id ? " (a new rule set: what is played changed)" : "");
     saveButton.disabled = readonly;
   } else {
     lastValid = null;
@@ -238,6 +238,18 @@ async function check() {
     status.replaceChildren(el("strong", {}, "Not valid: "), el("span", { id: "rs-error" }, error.message),
       " ", el("code", { class: "small", id: "rs-error-code" }, error.code));
   }
+  markError(result.ok ? "" : result.data?.error?.message || "");
+}
+
+// The combination the engine's sentence names ("Combination 'house' (...)") is marked.
+function markError(message) {
+  const named = /^Combination '([^']*)'/.exec(message)?.[1];
+  const byNumber = /^Combination (\d+)[: ]/.exec(message)?.[1];
+  list.querySelectorAll(".rs-combo").forEach((row, index) => {
+    const hit = (named !== undefined && model.combos[index]?.id.trim() === named)
+      || (byNumber !== undefined && Number(byNumber) === index + 1);
+    row.classList.toggle("has-error", Boolean(hit));
+  });
 }
 
 saveButton.addEventListener("click", async () => {

@@ -163,7 +163,8 @@ def test_endpoints_refuse_cleanly(alice: Any) -> None:
         "method_not_allowed"
     response = post(client, "/games/holdem/rule-sets/validate.json", QUICK)
     assert response.status_code == 404 and response.json()["error"]["code"] == "unknown_game"
-    for body in [QUICK, {"rules": QUICK, "edit": "x"}, {"rules": QUICK, "extra": 1},
+    for body in [QUICK, {"rules": QUICK, "edit": "x"}, {"rules": QUICK, "edit": 2**70},
+                 {"rules": QUICK, "extra": 1},
                  {"rules": QUICK, "based_on": "<b>"}]:
         response = post(client, SAVE, body)
         assert response.status_code == 400, body
