@@ -46,7 +46,7 @@ from typing import Any
 
 from engine.actions import Action, ActionKind
 from engine.betting import NO_ACTIONS, SHOW_OR_MUCK, STRUCTURES, LegalActions, raise_bounds
-from engine.cards import Card, format_cards, parse_cards
+from engine.cards import CARDS, Card, format_cards, parse_cards
 from engine.errors import IllegalAction, MalformedAction
 from engine.events import (
     AntePosted,
@@ -70,7 +70,7 @@ from engine.events import (
     UpCardsDealt,
 )
 from engine.poker.evaluators import EVALUATORS, bring_in_index, opener_index
-from engine.poker.variants import VARIANTS, Street, Variant
+from engine.poker.variants import DECK_SETS, VARIANTS, Street, Variant
 from engine.pots import Pot, build_pots, split
 
 __all__ = ["Hand", "HandSetup", "PlayerResult"]
@@ -221,6 +221,7 @@ class Hand:
         "best",
         "best_low",
         "bet_count",
+        "bet_size",
         "current_bet",
         "dead",
         "deck",
@@ -276,6 +277,7 @@ class Hand:
     phase: int
     current_bet: int
     raise_size: int
+    bet_size: int
     bet_count: int
     acted_at: list[int]
     aggressor: int | None
@@ -307,32 +309,30 @@ class Hand:
         """
         variant = setup.game
         n = setup.n
-        try:
-            cards = tuple(c for c in deck if c >= 0)
-        except TypeError:
+        draws = variant.draws
+        needed = len(variant.cards) if draws else variant.cards_needed(n)
+        try:  # without draws only the cards that can be dealt are read
+            cards = tuple([CARDS[c] for c in (deck if draws else deck[:needed]) if c >= 0])
+        except (IndexError, TypeError):
             raise MalformedAction("bad_deck", "The deck must contain cards.") from None
-        needed = len(variant.cards) if variant.draws else variant.cards_needed(n)
-        allowed = set(variant.cards)
-        if variant.draws:
-            if len(cards) != len(allowed) or set(cards) != allowed:
-                raise MalformedAction("bad_deck", f"The deck must be the {len(allowed)} cards "
-                                                  f"of {variant.title}, each once.")
-        else:
-            cards = cards[:needed]
-            if len(cards) < needed or len(set(cards)) != needed or not set(cards) <= allowed:
-                raise MalformedAction("bad_deck", f"The deck needs {needed} distinct cards.")
+        allowed = DECK_SETS[variant.deck]
+        if len(cards) != needed or len(set(cards)) != needed or (
+                variant.deck != "standard" and not allowed.issuperset(cards)):
+            raise MalformedAction("bad_deck", f"The deck needs {needed} distinct cards of "
+                                              f"{variant.title}.")
         self = cls.__new__(cls)
         self.setup, self.variant, self.deck, self.n = setup, variant, cards, n
         self._stud = variant.forced == "bring_in"  # a bring-in and completion to handle
         self._legal = None  # legal_actions() of the current decision, once worked out
         order = tuple(reshuffle)
-        if order and (len(order) != len(allowed) or set(order) != allowed):
+        if order and (len(order) != len(allowed) or frozenset(order) != allowed):
             raise MalformedAction("bad_deck", "The reshuffle order must hold every card once.")
         self.reshuffle = order
         self.pile, self.next_card, self.discards = list(cards), 0, []
         self.holes = [[] for _ in range(n)]
-        self.up = [[] for _ in range(n)]
-        self.drawn = [[] for _ in range(n)]
+        # Face-up flags (stud) and cards drawn per draw (draw games): only where they apply.
+        self.up = [[] for _ in range(n)] if variant.stud else []
+        self.drawn = [[] for _ in range(n)] if draws else []
         self._stacks = list(setup.stacks)
         self._bets, self.live, self.dead = [0] * n, [0] * n, [0] * n
         self.folded = [False] * n
@@ -375,6 +375,7 @@ class Hand:
         # The minimum raise increment starts at min_bet on every street (pokerkit
         # convention; a straddle does not raise it).
         self.raise_size = setup.min_bet
+        self.bet_size = self._bet_size()
         self.bet_count = 1 if largest and setup.cap_counts_blind else 0
         self.n_in = n
         self.n_active = sum(1 for s in stacks if s)
@@ -414,6 +415,19 @@ class Hand:
                 board = self._take(1)
                 self._board.extend(board)
                 events.append(BoardDealt(street.name, tuple(board)))
+            elif street.all_down:  # hold'em, Omaha, draw: one private deal per player
+                count, holes = len(hole), self.holes
+                pile, start = self.pile, self.next_card
+                for i in players:  # a street's hole cards never need a reshuffle
+                    cards = pile[start : start + count]
+                    start += count
+                    holes[i].extend(cards)
+                    events.append(HoleCardsDealt(i, tuple(cards)))
+                if self.up:  # stud's seventh street: down cards
+                    flags = [False] * count
+                    for i in players:
+                        self.up[i].extend(flags)
+                self.next_card = start
             else:
                 for i in players:
                     cards = self._take(len(hole))
@@ -425,10 +439,12 @@ class Hand:
                     if len(down) < len(cards):
                         events.append(UpCardsDealt(i, tuple(
                             c for c, letter in zip(cards, hole, strict=True) if letter == "u")))
-        if street.board:
-            cards = self._take(street.board)
-            self._board.extend(cards)
-            events.append(BoardDealt(street.name, tuple(cards)))
+        if street.board:  # (board games do not draw: the deck never runs out)
+            start = self.next_card
+            self.next_card = stop = start + street.board
+            board = self.pile[start:stop]
+            self._board.extend(board)
+            events.append(BoardDealt(street.name, tuple(board)))
 
     def _opener(self, street: Street) -> int:
         """Who acts first on a street opened by the cards (stud, sökö)."""
@@ -628,7 +644,7 @@ class Hand:
             return LegalActions(draw=len(self.holes[i]))
         if phase != _BETTING:
             return SHOW_OR_MUCK
-        if self._bringing_in:
+        if self._stud and self._bringing_in:
             least, most = self._bounds(i)
             return LegalActions(min_raise_to=least, max_raise_to=most, sized_kind="bet",
                                 bring_in=min(self.setup.bring_in, self._stacks[i]))
@@ -644,10 +660,10 @@ class Hand:
 
     def _bounds(self, i: int) -> tuple[int, int]:
         pot_total = sum(self.live) + sum(self.dead) if self.setup.structure == "PL" else 0
-        current = 0 if self._completing else self.current_bet
+        current = 0 if self._stud and self._completing else self.current_bet
         return raise_bounds(
             self.setup.structure, current, self.raise_size, self._bets[i],
-            self._bets[i] + self._stacks[i], pot_total, self._bet_size(),
+            self._bets[i] + self._stacks[i], pot_total, self.bet_size,
         )
 
     def default_action(self) -> Action:
@@ -795,9 +811,7 @@ class Hand:
             raise IllegalAction("bad_discard", "Discard only cards you hold, each once.")
         self.history.append(Action.draw(tuple(cards)))
         for card in cards:
-            k = hole.index(card)
-            hole.pop(k)
-            self.up[i].pop(k)
+            hole.remove(card)
         self.discards.extend(cards)
         self.drawn[i].append(len(cards))
         self.events.append(PlayerDrew(i, len(cards)))
@@ -813,7 +827,6 @@ class Hand:
                 continue
             new = self._take(count)
             self.holes[j].extend(new)
-            self.up[j].extend([False] * len(new))
             self.events.append(HoleCardsDealt(j, tuple(new)))
         self.phase = _BETTING
         self._open_betting()
@@ -834,7 +847,7 @@ class Hand:
             self.events.append(UncalledBetReturned(leader, excess))
 
     def _draws_ahead(self) -> bool:
-        return any(s.draw for s in self.variant.streets[self._street + 1 :])
+        return self.variant.draws_after[self._street]
 
     def _end_round(self) -> None:
         self._return_uncalled()
@@ -854,7 +867,7 @@ class Hand:
         self._bets = [0] * self.n
         self.acted_at = [-1] * self.n
         self.current_bet = self.bet_count = 0
-        self.raise_size = self._bet_size()
+        self.raise_size = self.bet_size = self._bet_size()
         self.aggressor = None
         street = self.variant.streets[self._street]
         self._deal_street(street)

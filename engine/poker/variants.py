@@ -44,6 +44,7 @@ OPENINGS = ("position", "low_card", "high_card_low", "high_card", "high_hand", "
 STANDARD_DECK: tuple[Card, ...] = CARDS
 SHORT_DECK: tuple[Card, ...] = tuple(c for c in CARDS if c.rank >= 4)  # sixes to aces
 DECKS = {"standard": STANDARD_DECK, "short": SHORT_DECK}
+DECK_SETS = {name: frozenset(cards) for name, cards in DECKS.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +66,11 @@ class Street:
     def __post_init__(self) -> None:
         if self.opening not in OPENINGS or set(self.hole) - {"d", "u"}:
             raise MalformedAction("bad_variant", f"Bad street {self.name!r}.")
+
+    @property
+    def all_down(self) -> bool:
+        """True if every hole card of the street is dealt face down."""
+        return "u" not in self.hole
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +96,13 @@ class Variant:
     max_players: int = 10
     default_seats: int = 6
     rules: str = ""
+    draws_after: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    """Per street: does a later street have a draw (worked out once, read every round)."""
+
+    def __post_init__(self) -> None:
+        streets = self.streets
+        object.__setattr__(self, "draws_after", tuple(
+            any(s.draw for s in streets[k + 1 :]) for k in range(len(streets))))
 
     @property
     def cards(self) -> tuple[Card, ...]:
