@@ -1,6 +1,12 @@
 // The action bar: exactly the buttons the legal actions allow (V31), a slider and
 // a field bounded by the legal min/max, quick sizes, show/muck, keyboard shortcuts.
-import { chips } from "../../js/dom.js";
+// Stud: "Bring in" (the first decision) and "Complete to" (a bet or raise that
+// completes the bring-in to the small bet). Draw games: the discard picker, the
+// player's cards as toggle buttons (tap to discard, tap again to keep), then
+// "Draw N" or "Stand pat".
+import { el, chips } from "../../js/dom.js";
+import { card, cardName, splitCards } from "./cards.js";
+import { variantOf } from "./hand.js";
 
 export function actionBar({ act, nameOf }) {
   const $ = (id) => document.getElementById(id);
@@ -12,10 +18,20 @@ export function actionBar({ act, nameOf }) {
   const quick = $("quick");
   const range = $("amount-range");
   const input = $("amount-input");
-  const b = { fold: $("btn-fold"), check: $("btn-check"), call: $("btn-call"), raise: $("btn-raise"), show: $("btn-show"), muck: $("btn-muck") };
+  const picker = $("draw-picker");
+  const pickCards = $("draw-cards");
+  const pickHint = $("draw-hint");
+  const b = {
+    fold: $("btn-fold"), check: $("btn-check"), call: $("btn-call"), raise: $("btn-raise"), show: $("btn-show"), muck: $("btn-muck"),
+    bringIn: $("btn-bringin"), draw: $("btn-draw"), pat: $("btn-pat"),
+  };
   let legal = null;
   let current = null;
   let sizedKind = null;
+  let sizedWord = "Raise to";
+  let drawKey = null; // the draw decision the picker was built for
+  let discards = []; // the cards picked to discard, in the order of the hand
+  let drawMax = 0;
 
   function amount() {
     const n = parseInt(input.value, 10);
@@ -23,7 +39,7 @@ export function actionBar({ act, nameOf }) {
   }
   function setAmount(n) {
     input.value = range.value = String(n);
-    b.raise.textContent = `${sizedKind === "bet" ? "Bet" : "Raise to"} ${chips(n)}${n === legal.max_raise_to && current.allIn === n ? " (all-in)" : ""}`;
+    b.raise.textContent = `${sizedWord} ${chips(n)}${n === legal.max_raise_to && current.allIn === n ? " (all-in)" : ""}`;
   }
 
   b.fold.addEventListener("click", () => act({ kind: "fold" }));
@@ -32,10 +48,13 @@ export function actionBar({ act, nameOf }) {
   b.raise.addEventListener("click", () => act({ kind: sizedKind, amount: amount() }));
   b.show.addEventListener("click", () => act({ kind: "show" }));
   b.muck.addEventListener("click", () => act({ kind: "muck" }));
+  b.bringIn.addEventListener("click", () => act({ kind: "bring_in" }));
+  b.draw.addEventListener("click", () => act({ kind: "draw", cards: [...discards] }));
+  b.pat.addEventListener("click", () => act({ kind: "draw", cards: [] }));
   range.addEventListener("input", () => setAmount(parseInt(range.value, 10)));
   input.addEventListener("input", () => {
     const n = parseInt(input.value, 10);
-    if (Number.isFinite(n)) { range.value = String(n); b.raise.textContent = `${sizedKind === "bet" ? "Bet" : "Raise to"} ${chips(n)}`; }
+    if (Number.isFinite(n)) { range.value = String(n); b.raise.textContent = `${sizedWord} ${chips(n)}`; }
   });
   input.addEventListener("change", () => setAmount(amount()));
 
@@ -54,17 +73,52 @@ export function actionBar({ act, nameOf }) {
     event.preventDefault();
   });
 
+  // ------------------------------------------------------ the discard picker
+  function drawLabel() {
+    const n = discards.length;
+    b.draw.hidden = n === 0;
+    b.draw.textContent = `Draw ${n}`;
+    b.draw.setAttribute("aria-label", `Discard ${n} card${n === 1 ? "" : "s"} and draw ${n}`);
+    pickHint.textContent = n
+      ? `Discarding ${n} (tap a card again to keep it)`
+      : `Choose the cards to discard (up to ${drawMax}), or stand pat`;
+  }
+
+  function buildPicker(items) {
+    discards = [];
+    pickCards.replaceChildren(...items.map((code) => {
+      const button = el("button", { type: "button", class: "pick", "aria-pressed": "false", "data-card": code,
+        "aria-label": `Discard the ${cardName(code)}` }, card(code), el("span", { class: "pick-mark", "aria-hidden": "true" }, "Discard"));
+      button.addEventListener("click", () => {
+        const on = discards.includes(code);
+        if (!on && discards.length >= drawMax) return;
+        discards = on ? discards.filter((c) => c !== code) : items.filter((c) => c === code || discards.includes(c));
+        button.setAttribute("aria-pressed", String(!on));
+        drawLabel();
+      });
+      return button;
+    }));
+    drawLabel();
+  }
+
+  function hideAll() {
+    for (const button of Object.values(b)) button.hidden = true;
+  }
+
   function update(turn, snap, overlay) {
     const mySeats = snap?.you?.seats || [];
     if (!turn || overlay) {
       legal = null;
-      buttons.hidden = sizer.hidden = true;
+      buttons.hidden = sizer.hidden = picker.hidden = true;
+      drawKey = null;
       actFor.hidden = true;
       actFor.removeAttribute("data-seat");
       actFor.removeAttribute("data-turn");
-      const actor = snap?.state?.hand?.actor;
-      label.textContent = overlay ? "Hand over" : actor !== null && actor !== undefined && snap.state.hand && !snap.state.hand.is_over
-        ? `${nameOf(actor)} to act` : snap?.you?.seats?.length ? "Waiting for the next hand…" : "Watching";
+      const hand = snap?.state?.hand;
+      const actor = hand?.actor;
+      const running = actor !== null && actor !== undefined && hand && !hand.is_over;
+      label.textContent = overlay ? "Hand over" : running ? `${nameOf(actor)} ${hand.drawing ? "is drawing" : "to act"}`
+        : snap?.you?.seats?.length ? "Waiting for the next hand…" : "Watching";
       return;
     }
     legal = turn.legal;
@@ -81,6 +135,26 @@ export function actionBar({ act, nameOf }) {
     actFor.classList.toggle("several", several);
     actFor.hidden = false;
     buttons.hidden = false;
+
+    if (legal.draw !== undefined && legal.draw !== null) {
+      // The draw: pick the discards, then draw them or stand pat.
+      hideAll();
+      sizedKind = null;
+      sizer.hidden = true;
+      picker.hidden = false;
+      b.pat.hidden = false;
+      label.textContent = several ? "Your draw —" : "Your draw";
+      const move = (turn.moves || []).find((m) => m.kind === "draw");
+      const items = move?.params?.cards?.items || splitCards(me?.cards || "").filter((c) => c !== "??");
+      drawMax = Math.min(legal.draw, move?.params?.cards?.max ?? legal.draw);
+      const key = `${turn.hand}:${turn.version}:${items.join("")}`;
+      if (key !== drawKey) { drawKey = key; buildPicker(items); } else drawLabel();
+      return;
+    }
+    picker.hidden = true;
+    drawKey = null;
+    b.draw.hidden = b.pat.hidden = true;
+
     const showing = legal.can_show || legal.can_muck;
     b.fold.hidden = !legal.can_fold;
     b.check.hidden = !legal.can_check;
@@ -88,12 +162,20 @@ export function actionBar({ act, nameOf }) {
     b.call.textContent = `Call ${chips(legal.call_amount)}`;
     b.show.hidden = !legal.can_show;
     b.muck.hidden = !legal.can_muck;
+    const bringIn = legal.bring_in !== undefined && legal.bring_in !== null;
+    b.bringIn.hidden = !bringIn;
+    if (bringIn) b.bringIn.textContent = `Bring in ${chips(legal.bring_in)}`;
     sizedKind = legal.sized_kind && legal.min_raise_to !== null ? legal.sized_kind : null;
+    // Stud's first street: until someone bets the small bet, a bet or raise completes it.
+    const variant = variantOf(snap.info?.game);
+    const top = Math.max(0, ...(hand?.players || []).map((p) => p.bet));
+    const completing = bringIn || (variant.bringIn && hand?.street === variant.bringIn && top < (snap.info?.big_blind || 0));
+    sizedWord = completing ? "Complete to" : sizedKind === "bet" ? "Bet" : "Raise to";
     b.raise.hidden = !sizedKind;
     sizer.hidden = !sizedKind || legal.min_raise_to === legal.max_raise_to;
     if (showing && !legal.can_fold) label.textContent = "Show your cards or muck them?";
     if (!sizedKind) return;
-    for (const el of [range, input]) { el.min = legal.min_raise_to; el.max = legal.max_raise_to; el.step = 1; }
+    for (const e of [range, input]) { e.min = legal.min_raise_to; e.max = legal.max_raise_to; e.step = 1; }
     setAmount(legal.min_raise_to);
     const call = legal.call_amount || 0;
     const sizes = [["Min", legal.min_raise_to]];
@@ -113,7 +195,7 @@ export function actionBar({ act, nameOf }) {
     }));
   }
 
-  function tick(leftMs, turn) {
+  function tick(leftMs) {
     const over = label.textContent === "Hand over";
     countdown.textContent = leftMs > 0 && !over ? `${Math.ceil(leftMs / 1000)}s` : "";
     countdown.classList.toggle("urgent", leftMs > 0 && leftMs < 5000);

@@ -1,11 +1,13 @@
-// Texas Hold'em board for the table shell (static/js/table.js explains the board
-// interface): the felt (seats, cards, bets, pots, button, blinds), the action bar,
-// the buy-in and add-chips dialogs, the "your seats" controls and the hand log's
+// The poker board for the table shell (static/js/table.js explains the board
+// interface): every variant of engine/poker/variants.py (GameInfo.client "holdem").
+// The felt (seats, cards, bets, pots, button, blinds; stud's up cards, draw counts,
+// hi-lo halves), the action bar (bring-in, completion, the discard picker), the
+// buy-in and add-chips dialogs, the "your seats" controls and the hand log's
 // sentences. The running hand is folded from its events (hand.js); the finished
 // hand stays on the felt for a moment before the next one.
 import { el, chips } from "../../js/dom.js";
 import { renderTable } from "./tableview.js";
-import { startState, apply, describe, logContext, LOGGED_EVENTS } from "./hand.js";
+import { startState, apply, describe, logContext, LOGGED_EVENTS, variantOf, winnersLine, winTag } from "./hand.js";
 import { actionBar } from "./actions.js";
 
 // Constant markup (no data in it): the same elements and ids the page always had.
@@ -16,12 +18,19 @@ const MAIN = `
     <span id="act-for" class="act-for" aria-live="polite" hidden></span>
     <span id="countdown" class="countdown" aria-live="off"></span></div>
   <div class="act-buttons" id="act-buttons" hidden>
+    <button type="button" class="act bring-in" id="btn-bringin" hidden>Bring in</button>
     <button type="button" class="act fold" id="btn-fold" aria-keyshortcuts="f">Fold</button>
     <button type="button" class="act check" id="btn-check" aria-keyshortcuts="c">Check</button>
     <button type="button" class="act call" id="btn-call" aria-keyshortcuts="c">Call</button>
     <button type="button" class="act raise" id="btn-raise" aria-keyshortcuts="r Enter">Raise</button>
     <button type="button" class="act show" id="btn-show">Show cards</button>
     <button type="button" class="act muck" id="btn-muck">Muck</button>
+    <button type="button" class="act pat" id="btn-pat" hidden>Stand pat</button>
+    <button type="button" class="act draw" id="btn-draw" hidden>Draw</button>
+  </div>
+  <div class="draw-picker" id="draw-picker" role="group" aria-label="Cards to discard" hidden>
+    <p class="draw-hint" id="draw-hint" aria-live="polite"></p>
+    <div class="draw-cards" id="draw-cards"></div>
   </div>
   <div class="sizer" id="sizer" hidden>
     <div class="quick" id="quick"></div>
@@ -87,15 +96,19 @@ export function createBoard(shell) {
   // ---------------------------------------------------------- the hand
   function reduceHand(events) {
     // Seat stacks are written back when a hand ends: during a hand they are its starting stacks.
+    // From HandStarted the events deal every card (hole cards grow street by street);
+    // without it the snapshot's cards are the start.
     const seats = {};
     const hand = snap?.state?.hand;
+    const started = events.findIndex((e) => e.type === "HandStarted");
     (snap?.seats || []).forEach((s, i) => {
       if (!s) return;
       const hp = hand?.players.find((p) => p.player === i);
-      seats[i] = { name: s.name, isBot: s.is_bot, stack: s.stack, cards: hp ? hp.cards : "" };
+      const known = started < 0 && hp;
+      seats[i] = { name: s.name, isBot: s.is_bot, stack: s.stack, cards: known ? hp.cards : "", up: known ? hp.up : null };
     });
-    const state = startState({ seats, button: snap?.state?.button, smallBlind: snap?.info?.small_blind || 1 });
-    const started = events.findIndex((e) => e.type === "HandStarted");
+    const state = startState({ seats, button: snap?.state?.button, smallBlind: snap?.info?.small_blind || 1,
+      bringIn: started >= 0 && Boolean(variantOf(snap?.info?.game).bringIn) });
     for (const e of events.slice(Math.max(started, 0))) apply(state, e);
     return state;
   }
@@ -126,6 +139,7 @@ export function createBoard(shell) {
   // ---------------------------------------------------------- the felt
   function model() {
     const info = snap.info;
+    const variant = variantOf(info.game);
     const you = snap.you.seats;
     const hand = snap.state.hand;
     const reduced = reduceHand(handEvents);
@@ -141,10 +155,13 @@ export function createBoard(shell) {
         stack: overlay && shown ? shown.stack : hp ? hp.stack : s.stack,
         bet: overlay ? 0 : hp ? hp.bet : 0,
         cards: overlay && shown ? shown.cards : hp && !hp.folded ? hp.cards : "",
+        up: overlay && shown ? shown.up : hp ? hp.up || null : null,
+        draws: overlay && shown ? shown.draws : hp && !hp.folded ? hp.draws || r.draws : [],
         folded: overlay && shown ? shown.folded : hp ? hp.folded : false,
         action: overlay && shown ? shown.action : hand && !hand.is_over ? r.action : null,
         blind: hand && !hand.is_over && !overlay && hand.street === "preflop" ? r.blind : null,
         handName: overlay && shown ? shown.handName : "",
+        winText: overlay && shown && shown.wins.length ? winTag(shown) : "",
         out: STATE_TEXT[s.state] || (!hp && hand && !overlay ? "Next hand" : null),
       });
     }
@@ -154,8 +171,9 @@ export function createBoard(shell) {
     return {
       seatCount: info.seats,
       bottom: you.length ? you[0] : 0,
-      button: overlay ? overlay.button : snap.state.button,
+      button: variant.stud ? null : overlay ? overlay.button : snap.state.button,
       board: overlay ? overlay.board : hand?.board || "",
+      boardSlots: variant.board || 0,
       pots: overlay ? (total ? [{ amount: total }] : []) : hand?.pots || [],
       banner: overlay ? winnersText(overlay) : null,
       seats,
@@ -169,10 +187,15 @@ export function createBoard(shell) {
   }
 
   function winnersText(state) {
-    return Object.entries(state.winners).map(([seat, amount]) => `${state.seats[seat]?.name || seat} wins ${chips(amount)}`).join(" · ");
+    return winnersLine(state, (seat) => state.seats[seat]?.name || nameOf(seat));
   }
 
   const bar = actionBar({ act: (action) => shell.act(action), nameOf });
+  // The public and the private form of one deal: same player, as many cards.
+  const twins = (pub, own) => pub.type === "HoleCardsDealt" && own.type === "HoleCardsDealt" && pub.player === own.player
+    && pub.cards.length === own.cards.length && (/\?/.test(pub.cards) || pub.cards === own.cards);
+  // A phone turned sideways (or a window resized) across the narrow layout: redraw.
+  window.matchMedia?.("(max-width: 640px)").addEventListener?.("change", () => shell.render());
 
   // ------------------------------------------------------ add-chips dialog
   const chipsDialog = $("chips-dialog");
@@ -279,9 +302,16 @@ export function createBoard(shell) {
       bar.update(shell.turn, snap, overlay);
     },
 
+    // Hole cards come twice to their owner, in public ("????", or the cards for a
+    // superuser) and in private: the private form takes the public one's place
+    // (whichever came first), so the cards of every street are folded in once.
     applyEvents(m) {
       for (const e of m.events) {
         if (e.type === "HandStarted") handEvents = [];
+        if (e.type === "HoleCardsDealt") {
+          const twin = handEvents.find((x) => x.private && !x.paired && twins(e, x));
+          if (twin) { twin.paired = true; continue; }
+        }
         handEvents.push(e);
         if (e.type === "HandEnded") showFinished();
       }
@@ -289,9 +319,11 @@ export function createBoard(shell) {
 
     applyPrivate(m) {
       for (const e of m.events) {
+        if (e.type === "CardsDiscarded") { handEvents.push(e); continue; }
         if (e.type !== "HoleCardsDealt") continue;
-        const i = handEvents.findIndex((x) => x.type === "HoleCardsDealt" && x.player === e.player);
-        if (i >= 0) handEvents[i] = e; else handEvents.push(e);
+        const mine = { ...e, private: true };
+        const i = handEvents.findLastIndex((x) => !x.private && twins(x, e));
+        if (i >= 0) handEvents[i] = { ...mine, paired: true }; else handEvents.push(mine);
       }
     },
 
@@ -307,6 +339,9 @@ export function createBoard(shell) {
 
     describe(e) {
       logCtx.smallBlind = shell.snapshot?.info?.small_blind ?? logCtx.smallBlind;
+      const variant = variantOf(shell.snapshot?.info?.game ?? shell.info?.key);
+      logCtx.stud = Boolean(variant.stud);
+      logCtx.bringInGame = Boolean(variant.bringIn);
       const line = describe(e, nameOf, logCtx);
       return line === null && !LOGGED_EVENTS.has(e.type) ? shell.describe(e) : line;
     },
