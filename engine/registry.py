@@ -18,14 +18,16 @@ from engine.errors import MalformedAction
 from engine.game import Game
 from engine.poker import HoldemGame, PokerGame
 from engine.poker.variants import VARIANTS
+from engine.tuppi import TuppiGame
 
 GAMES: dict[str, Game] = {
     "holdem": HoldemGame(),
     **{key: PokerGame(key) for key in VARIANTS if key != "holdem"},
     "dice": DiceGame(),
+    "tuppi": TuppiGame(),
 }
-"""Every hosted game by key; "holdem" first, then the other poker variants and the dice
-game. (Tuppi, :mod:`engine.tuppi`, joins when its board and live play are ready.)"""
+"""Every hosted game by key; "holdem" first, then the other poker variants, the dice
+game and Tuppi (:mod:`engine.tuppi`)."""
 
 
 def register(game: Game) -> Game:

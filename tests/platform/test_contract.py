@@ -18,10 +18,11 @@ time run out. Then, for every game:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -41,6 +42,18 @@ from tests.tables.ws import Client, open_client
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 ROUNDS = 12
 META = {"type", "player", "seat"}
+SETTINGS: dict[str, dict[str, Any]] = {"tuppi": {"round_limit": 15}}
+"""Table settings per game (default: the game's defaults). A game that ends is played
+until it does; random Tuppi play to 52 takes ~21 rounds on average (and a long tail),
+its 15-round tournament limit ends every game by about round 19."""
+
+
+@pytest.fixture(autouse=True)
+def _no_rate_limits(settings: Any) -> None:
+    """The players answer as fast as the server delivers (the rate limits have tests of
+    their own): a refused ``back`` would leave a seat away and the game stuck."""
+    settings.TABLES = {**settings.TABLES, "RATE_PER_SECOND": 10_000, "RATE_BURST": 10_000,
+                       "USER_RATE_PER_SECOND": 10_000}
 
 
 def _nodes(node: Any) -> Iterator[dict[str, Any]]:
@@ -105,6 +118,19 @@ async def drain(clients: list[Client]) -> None:
         await client.drain(0.01)
 
 
+async def catch_up(clients: list[Client], ready: Callable[[], bool]) -> None:
+    """Take what every client has received so far (without waiting on each) until
+    ``ready()`` (someone has a turn to answer), for 50 ms at most: a message that comes
+    later is simply read at the next step."""
+    deadline = asyncio.get_running_loop().time() + 0.05
+    while True:
+        for client in clients:
+            await client.drain(0)
+        if ready() or asyncio.get_running_loop().time() > deadline:
+            return
+        await asyncio.sleep(0.002)
+
+
 def _games() -> list[str]:
     """Every registered game; on PostgreSQL (the suite's second run, after SQLite ran
     them all) the poker variants only by one of each mechanism: blinds and a board
@@ -129,7 +155,7 @@ async def test_random_play_through_the_websocket(key: str) -> None:
             _make_user("watcher", 3), _make_user("boss", 2), _make_user("root", 1)])()
     players, watcher, boss, root = users[:n], users[n], users[n + 1], users[n + 2]
     table = await database_sync_to_async(services.create_table)(
-        creator=boss, name=f"contract {key}", game=key, settings={})
+        creator=boss, name=f"contract {key}", game=key, settings=SETTINGS.get(key, {}))
     options = game.default_seat_options(game.load(table.state))
     clients = [await open_client(table.pk, user=u) for u in players]
     spectator = await open_client(table.pk, user=watcher)
@@ -141,21 +167,24 @@ async def test_random_play_through_the_websocket(key: str) -> None:
 
     answered: set[tuple[int, int]] = set()
     left: dict[int, int] = {}  # seat -> the step it left at
+
+    def unanswered(client: Client) -> list[dict[str, Any]]:
+        return [m for m in client.received if m["type"] == "your_turn"
+                and (m["version"], m["seat"]) not in answered]
+
     for step in range(3000):
         finished = await database_sync_to_async(
             Hand.objects.filter(table=table, ended_at__isnull=False).count)()
-        status = await database_sync_to_async(
-            lambda: Table.objects.get(pk=table.pk).status)()
-        if finished >= ROUNDS or status == TableStatus.FINISHED:
+        row = await database_sync_to_async(Table.objects.get)(pk=table.pk)
+        if row.status == TableStatus.FINISHED or (finished >= ROUNDS and not game.info.ends):
             break
-        await drain(everyone)
+        await catch_up(everyone, lambda: any(unanswered(client) for client in clients))
         for seat, client in enumerate(clients):
-            turns = [m for m in client.received if m["type"] == "your_turn"
-                     and (m["version"], m["seat"]) not in answered]
+            turns = unanswered(client)
             if not turns:
                 continue
             yt = turns[-1]
-            answered.add((yt["version"], yt["seat"]))
+            answered.update((m["version"], m["seat"]) for m in turns)
             roll = rng.random()
             if roll < 0.04 and seat not in left:  # leave in the middle of the round
                 await client.send({"type": "leave"})
@@ -165,8 +194,10 @@ async def test_random_play_through_the_websocket(key: str) -> None:
             else:
                 await client.send({"type": "act", "hand": yt["hand"], "version": yt["version"],
                                    "action": random_move(yt["moves"], rng)})
-        for seat, since in list(left.items()):  # come back a little later (a game may
-            if step - since > 5:  # free the seat only when its round ends: try again)
+        free = game.seats(game.load(row.state))
+        for seat, since in list(left.items()):  # come back a little later, once the seat
+            if step - since > 5 and free[seat] is None:  # is free (a game may free it only
+                # when its round ends: Tuppi plays a leaver's cards until then)
                 replies = await clients[seat].request({"type": "sit", "seat": seat, **options})
                 if any(m["type"] == "ack" for m in replies):
                     del left[seat]
@@ -174,8 +205,9 @@ async def test_random_play_through_the_websocket(key: str) -> None:
             client = clients[rng.randrange(n)]
             await client.send({"type": "away"})
             await client.send({"type": "back"})
-        if step % 5 == 4:
-            later = timezone.now() + timedelta(seconds=3600)
+        if step % 5 == 4:  # an hour later each time: a deadline set by the last firing
+            # (an hour ahead, plus the turn's seconds) is due by the next one
+            later = timezone.now() + timedelta(hours=1 + step)
             await database_sync_to_async(services.fire_due_timers)(later)
         row = await database_sync_to_async(Table.objects.get)(pk=table.pk)
         assert game.dump(game.load(row.state)) == row.state
@@ -184,14 +216,14 @@ async def test_random_play_through_the_websocket(key: str) -> None:
 
     for client in clients:  # everyone leaves: cashed out
         await client.send({"type": "leave"})
-    for _ in range(30):
+    for attempt in range(30):
         await drain(everyone)
         seated = await database_sync_to_async(
             lambda: any(game.seats(game.load(Table.objects.get(pk=table.pk).state))))()
         if not seated:
             break
         await database_sync_to_async(services.fire_due_timers)(
-            timezone.now() + timedelta(seconds=3600))
+            timezone.now() + timedelta(hours=3001 + attempt))
     else:
         pytest.fail("the players could not leave")
     await drain(everyone)
