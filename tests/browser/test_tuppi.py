@@ -215,4 +215,30 @@ def test_a_human_plays_a_round_of_tuppi_with_three_house_agents(
     assert not [e for e in moves if e["type"] in ("TimedOut", "AutoPlayed")], moves
     assert [e["bid"] for e in moves if e["type"] == "BidPlaced"] == ["rami"]
     assert sum(e["type"] == "CardPlayed" for e in moves) == played
+
+    # The replay: alice sees her own hand, the spectator only the cards played.
+    hand = server.python("from tables.models import Hand\n"
+                         f"print(json.dumps(Hand.objects.get(table_id={table}).pk))")
+    mine = server.python("from tables.models import Hand\n"
+                         f"h = Hand.objects.get(table_id={table})\n"
+                         "print(json.dumps(h.record['hands'][0]))")
+    for page in (alice, spectator):
+        page.goto(f"/hands/{hand}/")
+        expect(page.locator("#replay-page")).to_have_attribute("data-replay", "tuppi")
+        step = "alice chooses rami" if page is alice else "has chosen"  # a step after the deal
+        page.locator(".replay-log li", has_text=step).first.click()
+    own = alice.eval_on_selector_all(".tp-seat[data-seat='0'] [data-card]",
+                                     "ns => ns.map(n => n.dataset.card)")
+    assert sorted(own) == sorted(mine[i:i + 2] for i in range(0, 26, 2))
+    expect(spectator.locator(".tp-seat[data-seat='0'] [data-card]")).to_have_count(0)
+    _no_sideways_scroll(alice)
+    alice.locator("#tuppi").scroll_into_view_if_needed()
+    shot(alice, "tuppi-phone-replay")
+    spectator.click("#rp-end")
+    expect(spectator.locator("#tp-result")).to_contain_text("board")
+    shot(spectator, "tuppi-desktop-replay")
+    html = spectator.content()
+    unplayed = server.python(UNPLAYED.format(table=table))
+    for code in unplayed:  # an early end: the cards never played stay hidden
+        assert f'data-card="{code}"' not in html and _name(code) not in html.lower()
     assert alice.js_errors == [] and spectator.js_errors == []
