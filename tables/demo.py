@@ -25,6 +25,10 @@ HOUSE_BOTS = [
     ("House-EHS", "ehs"),
     ("House-Station", "calling_station"),
     ("House-Random", "random"),
+    # Tuppi's agents (botkit.tuppi): the game's random, greedy and strong styles
+    ("Tuppi-Random", "random"),
+    ("Tuppi-Greedy", "greedy"),
+    ("Tuppi-Strong", "strong"),
 ]
 DEMO_TABLES = [
     # name, game, settings, seated bots (seat, bot name)
@@ -43,6 +47,9 @@ DEMO_TABLES = [
     ("Demo Five-card draw", "five_card_draw",
      {"structure": "PL", "small_blind": 1, "big_blind": 2, "seats": 6},
      [(0, "House-RuleBased"), (2, "House-Station")]),
+    # Three agents wait for a fourth player: seat 1, partnered with Tuppi-Greedy.
+    ("Demo Tuppi", "tuppi", {"round_limit": 0},
+     [(0, "Tuppi-Strong"), (2, "Tuppi-Random"), (3, "Tuppi-Greedy")]),
 ]
 
 
