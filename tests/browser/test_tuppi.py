@@ -164,7 +164,7 @@ def test_a_human_plays_a_round_of_tuppi_with_three_house_agents(
     expect(alice.locator("#tp-bid")).to_be_hidden()
 
     # The cards, until the round (and with it the game) is over.
-    played, scans, shots = 0, 0, 0
+    played, scans, shots, held = 0, 0, 0, False
     deadline = time.monotonic() + 150
     while not alice.locator("#tp-over").is_visible():
         assert time.monotonic() < deadline, "the round did not end"
@@ -191,8 +191,12 @@ def test_a_human_plays_a_round_of_tuppi_with_three_house_agents(
                 checked += _assert_no_hand(server, spectator, table)
                 scans += 1
         else:
+            if not held and "takes the last trick" in alice.locator("#tp-caption").inner_text():
+                held = True
+                shot(spectator, "tuppi-desktop-last-trick")
             alice.wait_for_timeout(100)
     assert played >= 4, f"alice played {played} cards"
+    assert held  # the round's last trick and result stayed on the table for a moment
     assert scans >= 2
 
     # Game over: the banner, the final standings, the last round's line.

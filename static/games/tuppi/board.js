@@ -117,6 +117,34 @@ export function createBoard(shell) {
   }
   const nameOf = (seat) => shell.nameOf(seat);
 
+  // The end of a round is held on the table for a moment (the shell asks for no new
+  // snapshot meanwhile: holding()): the last trick, its winner and the round's result.
+  // Cards played since the snapshot (events) leave the hand at once.
+  const HOLD_MS = 2500;
+  let overlay = null; // {trick: {cards: [{player, card}], winner}, result: RoundScored}
+  let lastTrick = null;
+  let lastPlayer = null;
+  const gone = new Map(); // card -> the version of the event that played it
+  function applyEvents(msg) {
+    for (const e of msg.events) {
+      if (e.type === "CardPlayed") {
+        gone.set(e.card, msg.version);
+        lastPlayer = e.player;
+      } else if (e.type === "TrickWon" && lastPlayer !== null) {
+        const leader = (lastPlayer + 1) % 4; // the fourth card is the leader's right-hand player's
+        lastTrick = { cards: splitCards(e.cards).map((card, i) => ({ player: (leader + i) % 4, card })), winner: e.player };
+      } else if (e.type === "RoundScored") {
+        const showing = overlay !== null;
+        overlay = { trick: lastTrick, result: e };
+        if (!showing) setTimeout(() => { overlay = null; shell.resync(); }, HOLD_MS);
+      } else if (e.type === "RoundStarted") {
+        lastTrick = null;
+        lastPlayer = null;
+      }
+    }
+    if (overlay) shell.render(); // no snapshot comes while holding: draw it now
+  }
+
   // Rebuild a part only when what it shows changed (a tap never lands on a replaced node).
   const keys = {};
   function changed(part, value) {
@@ -183,7 +211,7 @@ export function createBoard(shell) {
   function renderSeats(state, bottom) {
     const r = state.round;
     const acting = new Set();
-    if (r) {
+    if (r && !overlay) {
       if (r.phase === "bid") r.players.forEach((p) => { if (!p.has_bid) acting.add(p.player); });
       else if (r.turn !== null) acting.add(r.turn);
     }
@@ -239,7 +267,11 @@ export function createBoard(shell) {
     let cards = [];
     let text = "";
     let winner = null;
-    if (r && r.trick.length) {
+    if (overlay) { // the round just ended: its last trick and result, for a moment
+      cards = overlay.trick?.cards || [];
+      winner = overlay.trick?.winner ?? null;
+      text = `${winner !== null ? `${nameOf(winner)} takes the last trick. ` : ""}${roundSentence(overlay.result, nameOf)}`;
+    } else if (r && r.trick.length) {
       cards = r.trick;
       const next = r.turn !== null ? nameOf(r.turn) : "";
       text = `Trick ${r.tricks.length + 1}${next ? ` · ${next} to play` : ""}`;
@@ -264,7 +296,7 @@ export function createBoard(shell) {
 
   function renderHand(state, seat) {
     const p = state.round?.players?.[seat];
-    const cards = p?.cards ? splitCards(p.cards) : [];
+    const cards = p?.cards ? splitCards(p.cards).filter((c) => !gone.has(c)) : [];
     const legal = playable();
     const myTurn = Boolean(shell.turn && shell.turn.seat === seat && legal.length);
     if (!changed("hand", [cards, legal, myTurn])) return;
@@ -283,11 +315,12 @@ export function createBoard(shell) {
   function renderTurn(state, seat) {
     const turn = shell.turn;
     const r = state.round;
-    const bid = bidding() && turn.seat === seat;
+    const bid = !overlay && bidding() && turn.seat === seat; // (a new round: after the hold)
     bidBox.hidden = !bid;
     rami.disabled = nolo.disabled = !bid;
     let text;
-    if (turn && bid) text = `Your secret bid, ${nameOf(turn.seat)}: rami or nolo?`;
+    if (overlay) text = `Round ${state.number} is over.`;
+    else if (turn && bid) text = `Your secret bid, ${nameOf(turn.seat)}: rami or nolo?`;
     else if (turn && playable().length) {
       const lead = r && r.trick.length ? `follow ${SUITS[r.trick[0].card[1]].symbol} if you can` : "you lead";
       text = `Your turn, ${nameOf(turn.seat)}: play a card (${lead})`;
@@ -303,7 +336,10 @@ export function createBoard(shell) {
 
   return {
     key: "tuppi",
+    applyEvents,
+    holding: () => overlay !== null,
     render(snapshot) {
+      for (const [card, version] of gone) if (version <= snapshot.version) gone.delete(card);
       snap = snapshot;
       const state = snapshot.state || {};
       const bottom = bottomSeat();
