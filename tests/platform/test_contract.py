@@ -1,9 +1,11 @@
-"""The game contract, over every registered game (Hold'em and the test-only Kuhn poker).
+"""The game contract, over every registered game (the poker variants, the dice game,
+Tuppi, and the test-only Kuhn poker and tic-tac-toe).
 
 Random play through the real websocket and ``tables.services`` only: players answer
 ``your_turn`` with a random legal move read from the generic descriptors, step
 away and come back, leave in the middle of a round and sit down again, let their
-time run out. Then, for every game:
+time run out; a cash game for ``ROUNDS`` rounds, a game that ends until it does.
+Then, for every game:
 
 * no hidden value ever reaches a spectator or another seat (every message scanned);
 * every stored round replays from its start state, chance input and calls to the
