@@ -200,6 +200,7 @@ def replay(request: HttpRequest, hand_id: int) -> HttpResponse:
         "show_stack": any(p.get("starting_stack") is not None for p in players),
         "show_net": game_info.get("economy", True) or any(p.get("net") for p in players),
         "show_score": any(p.get("score") is not None for p in players),
+        "export_label": _export_format(obj.game).upper(),
         "config": {
             "hand": history, "info": info, "game_info": game_info,
             "replay_url": replay_url, "generic_replay_url": _replay_files(GENERIC_BOARD)[0],
@@ -208,12 +209,20 @@ def replay(request: HttpRequest, hand_id: int) -> HttpResponse:
     })
 
 
+def _export_format(game: str) -> str:
+    """The game's export format (``GameInfo.export_format``: ``phh``, ``json``...)."""
+    return str(_game_info(game).get("export_format") or "phh")
+
+
 @login_required
 def phh(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """The round's export (PHH for poker; a game's own format, e.g. Tuppi's JSON)."""
     history = _history(request, hand_id)
-    response = HttpResponse(history["phh"], content_type="text/plain; charset=utf-8")
+    kind = _export_format(history["game"])
+    content_type = "application/json" if kind == "json" else "text/plain; charset=utf-8"
+    response = HttpResponse(history["phh"], content_type=content_type)
     response["Content-Disposition"] = (
-        f'attachment; filename="table{history["table"]}-hand{history["number"]}.phh"')
+        f'attachment; filename="table{history["table"]}-hand{history["number"]}.{kind}"')
     return response
 
 
