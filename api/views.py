@@ -36,7 +36,7 @@ from research import services as research_services
 from research.models import MatchRun
 from tables import selectors, services
 from tables.errors import TableError
-from tables.models import Hand, Table, TableStatus
+from tables.models import Hand, Seat, Table, TableStatus
 
 from . import serializers as s
 from .errors import ApiError, ScopedThrottled, error_body
@@ -250,6 +250,11 @@ def table_rows(tables: QuerySet[Table]) -> QuerySet[Table]:
             .prefetch_related("seats__player"))
 
 
+def tables_of_player(name: str) -> QuerySet[Seat]:
+    """The ids of the tables where the player called ``name`` sits (a subquery)."""
+    return Seat.objects.filter(player__name__iexact=name).values("table_id")
+
+
 def table_json(table: Table) -> dict[str, Any]:
     info = selectors.table_info(table)
     # The game's settings and listing facts (stored on the table by the runtime).
@@ -285,7 +290,7 @@ def filter_tables(request: Request) -> QuerySet[Table]:
                            details={"fields": {"rules": ["Not a rule set digest."]}})
         tables = tables.filter(rules=params["rules"])
     if params.get("player"):
-        tables = tables.filter(seats__player__name__iexact=params["player"])
+        tables = tables.filter(pk__in=tables_of_player(params["player"]))
     if params.get("stakes"):
         small, slash, big = params["stakes"].partition("/")
         if not slash or not all(part.strip().isascii() and part.strip().isdigit()
@@ -495,7 +500,9 @@ class PlayerTablesView(ApiView):
     def get(self, request: Request, name: str) -> Response:
         if not Player.objects.filter(name__iexact=name).exists():
             raise ApiError("player_not_found", f"There is no player called “{name}”.", 404)
-        tables = table_rows(Table.objects.filter(seats__player__name__iexact=name)
+        # The player's tables as a subquery: a filter on ``seats`` before the
+        # ``Count("seats")`` would count only that player's seat.
+        tables = table_rows(Table.objects.filter(pk__in=tables_of_player(name))
                             .exclude(status__in=(TableStatus.CLOSED, TableStatus.FINISHED))
                             ).order_by("name")
         return Response([table_json(t) for t in tables])
