@@ -62,6 +62,10 @@ MAX_BLIND = MAX_CHIPS // 100
 :data:`~engine.game.MAX_CHIPS`, the largest buy-in limit."""
 
 
+_BIG_BLIND_TITLE = {"blinds": "big blind", "bring_in": "small bet", "antes": "minimum bet"}
+"""What ``big_blind`` is, per kind of forced bet (the settings schema's titles)."""
+
+
 def _whole(name: str, value: Any, low: int = 0, high: int = MAX_CHIPS) -> int:
     if type(value) is not int or not low <= value <= high:
         raise MalformedAction("bad_settings",
@@ -98,7 +102,14 @@ class TableSettings:
             raise MalformedAction("bad_settings", f"{variant.title} is not played "
                                                   f"{self.structure!r}.")
         _whole("small_blind", self.small_blind, 1, MAX_BLIND)
-        _whole("big_blind", self.big_blind, self.small_blind, MAX_BLIND)
+        _whole("big_blind", self.big_blind, 1, MAX_BLIND)
+        if variant.forced == "blinds" and self.small_blind >= self.big_blind:
+            raise MalformedAction("bad_blinds", f"The small blind must be less than the big "
+                                  f"blind (small_blind {self.small_blind}, "
+                                  f"big_blind {self.big_blind}).")
+        if self.small_blind > self.big_blind:  # games without blinds: never used
+            raise MalformedAction("bad_blinds", f"small_blind ({self.small_blind}) may not "
+                                  f"exceed big_blind ({self.big_blind}).")
         _whole("ante", self.ante, 0, MAX_BLIND)
         if variant.forced == "bring_in":
             _whole("bring_in", self.bring_in, 1, self.big_blind)
@@ -113,6 +124,11 @@ class TableSettings:
             default = None if self.structure == "FL" else 100 * self.big_blind
             object.__setattr__(self, "max_buy_in", default)
         _whole("min_buy_in", self.min_buy_in, 1)
+        if self.min_buy_in < self.big_blind:
+            bet = _BIG_BLIND_TITLE.get(variant.forced, "big blind")
+            raise MalformedAction("buy_in_below_big_blind", f"The minimum buy-in must be at "
+                                  f"least the {bet} (min_buy_in {self.min_buy_in}, "
+                                  f"big_blind {self.big_blind}).")
         if self.max_buy_in is not None and _whole("max_buy_in", self.max_buy_in) < self.min_buy_in:
             raise MalformedAction("bad_settings", "max_buy_in is below min_buy_in.")
 

@@ -115,8 +115,8 @@ def _enum_coercer(values: list[Any]) -> Callable[[str], Any]:
 # only make the refusal clearer and attach it to a field; the engine checks the same.
 def _holdem_checks(form: CreateTableForm, data: Json) -> None:
     small, big = data.get("small_blind"), data.get("big_blind")
-    if small and big and small > big:
-        form.add_error("small_blind", "The small blind cannot exceed the big blind.")
+    if small and big and small >= big:
+        form.add_error("small_blind", "The small blind must be less than the big blind.")
     low, high = data.get("min_buy_in"), data.get("max_buy_in")
     if low and high and low > high:
         form.add_error("max_buy_in", "The maximum buy-in is below the minimum.")

@@ -22,11 +22,11 @@ def play_random_tables(names: list[str], tables: int, hands: int, seed: int) -> 
         structure = rng.choice(["NL", "PL", "FL"])
         ante = rng.choice([0, 0, 1])
         table = TableState(TableSettings(structure=structure, small_blind=1, big_blind=2,
-                                         ante=ante, seats=players, min_buy_in=1,
+                                         ante=ante, seats=players, min_buy_in=2,
                                          max_buy_in=None))
         bots = [make_bot(rng.choice(names), random.Random(rng.random())) for _ in range(players)]
         for seat in range(players):
-            table.sit(seat, f"p{seat}", 1)
+            table.sit(seat, f"p{seat}", 2)  # stacks are set per hand below
         for _ in range(hands):
             for seat in range(players):
                 occupant = table.seats[seat]

@@ -256,7 +256,7 @@ def play_random_tables(variant: str, tables: int, hands: int, seed: int
     for _ in range(tables):
         n = rng.randint(v.min_players, v.max_players)
         settings = game.validate_settings({"seats": n, "structure": rng.choice(v.structures),
-                                           "ante": rng.choice([0, 1, 2]), "min_buy_in": 1,
+                                           "ante": rng.choice([0, 1, 2]), "min_buy_in": 2,
                                            "max_buy_in": None})
         state = game.create(settings)
         bots: list[Bot] = []

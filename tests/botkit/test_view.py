@@ -56,13 +56,18 @@ def test_view_maker_equals_decision_view_everywhere() -> None:
     checked = 0
     for _ in range(120):
         seats = rng.randint(2, 10)
+        big = rng.choice([2, 4])
         settings = HOLDEM.validate_settings({
             "structure": rng.choice(["NL", "PL", "FL"]), "small_blind": 1,
-            "big_blind": rng.choice([2, 4]), "ante": rng.choice([0, 0, 1]), "seats": seats,
-            "min_buy_in": 1, "max_buy_in": None})
+            "big_blind": big, "ante": rng.choice([0, 0, 1]), "seats": seats,
+            "min_buy_in": big, "max_buy_in": None})
         state = HOLDEM.create(settings)
         for seat in range(seats):
-            HOLDEM.seat(state, seat, f"p{seat}", {"buy_in": rng.choice([1, 3, 50, 400, 2000])})
+            chips = rng.choice([1, 3, 50, 400, 2000])  # also stacks below the blinds
+            HOLDEM.seat(state, seat, f"p{seat}", {"buy_in": max(chips, big)})
+            occupant = state.seats[seat]
+            assert occupant is not None
+            occupant.stack = chips
         maker = ViewMaker(state)
         for _ in range(3):
             if not HOLDEM.can_start(state):

@@ -44,7 +44,7 @@ def test_new_user_plays_against_house_bots(server: Any, open_page: Any) -> None:
     form.locator("input[name=small_blind]").fill("5")
     form.locator("input[name=big_blind]").fill("2")
     form.locator("button[type=submit]").click()
-    expect(user.locator(".error", has_text="small blind cannot exceed")).to_be_visible()
+    expect(user.locator(".error", has_text="small blind must be less than")).to_be_visible()
     form = user.locator("#create-form")
     form.locator("input[name=small_blind]").fill("1")
     form.locator("input[name=turn_seconds]").fill("60")

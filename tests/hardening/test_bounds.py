@@ -221,7 +221,8 @@ def test_engine_settings_and_amounts_are_bounded() -> None:
     assert game.info.seat_options["properties"]["buy_in"]["maximum"] == MAX_CHIPS
     blind = schema["big_blind"]["maximum"]
     assert blind * 100 <= MAX_CHIPS  # the default buy-ins (100 big blinds) stay in bounds
-    ok = game.validate_settings({"structure": "NL", "small_blind": blind, "big_blind": blind})
+    ok = game.validate_settings({"structure": "NL", "small_blind": blind // 2,
+                                 "big_blind": blind})
     assert game.settings_json(ok)["max_buy_in"] == 100 * blind <= MAX_CHIPS
     for settings in ({"small_blind": blind + 1, "big_blind": blind + 1},
                      {"ante": blind + 1}, {"min_buy_in": MAX_CHIPS + 1},
@@ -342,10 +343,10 @@ def test_table_settings_beyond_the_bounds_are_refused_everywhere(alice: Any) -> 
     # Within the bounds (beyond 32 bits): created, every amount stored exactly.
     blind = get_game("holdem").settings_schema()["properties"]["big_blind"]["maximum"]
     response = client.post("/api/v1/tables/", {"name": "Huge stakes", "settings": {
-        "structure": "NL", "small_blind": blind, "big_blind": blind}}, format="json")
+        "structure": "NL", "small_blind": blind // 2, "big_blind": blind}}, format="json")
     assert response.status_code == 201, response.content
     table = Table.objects.get(name="Huge stakes")
-    assert (table.small_blind, table.big_blind, table.max_buy_in) == (blind, blind,
+    assert (table.small_blind, table.big_blind, table.max_buy_in) == (blind // 2, blind,
                                                                      100 * blind)
     assert table.settings["max_buy_in"] == 100 * blind <= MAX_CHIPS
 

@@ -61,7 +61,7 @@ def test_settings_beyond_32_bits_create_a_table_not_a_500(alice: Any) -> None:
     client = APIClient()
     client.force_login(alice)
     response = client.post("/api/v1/tables/", {"name": "Over 32 bits", "settings": {
-        "structure": "FL", "small_blind": big, "big_blind": big, "min_buy_in": 20 * big,
+        "structure": "FL", "small_blind": big, "big_blind": 2 * big, "min_buy_in": 20 * big,
         "max_buy_in": MAX_CHIPS}}, format="json")
     assert response.status_code == 201, response.content
     table = Table.objects.get(name="Over 32 bits")
@@ -70,10 +70,10 @@ def test_settings_beyond_32_bits_create_a_table_not_a_500(alice: Any) -> None:
     browser.force_login(alice)
     response = browser.post("/lobby/create/", {
         "name": "Form over 32 bits", "game": "holdem", "settings_for": "holdem",
-        "structure": "NL", "small_blind": str(big), "big_blind": str(big), "seats": "6",
+        "structure": "NL", "small_blind": str(big), "big_blind": str(2 * big), "seats": "6",
         "min_buy_in": "0", "max_buy_in": "0", "turn_seconds": "30"})
     assert response.status_code == 302, response.content[:300]
-    assert Table.objects.get(name="Form over 32 bits").max_buy_in == 100 * big
+    assert Table.objects.get(name="Form over 32 bits").max_buy_in == 100 * 2 * big
     # Beyond the bounds: refused before the database sees it.
     blind = get_game("holdem").settings_schema()["properties"]["big_blind"]["maximum"]
     response = browser.post("/lobby/create/", {

@@ -157,7 +157,7 @@ def test_every_turn_names_its_running_hand(
         # several hands in one command, busts.
         services.create_table(creator=users[0], name="Six short", turn_seconds=20, settings={
             "structure": "NL", "small_blind": 1, "big_blind": 2, "seats": 6,
-            "min_buy_in": 1, "max_buy_in": 8}),
+            "min_buy_in": 2, "max_buy_in": 8}),
     ]
     now = timezone.now()
     counts = {"ok": 0, "refused": 0, "timeouts": 0, "house": 0}
