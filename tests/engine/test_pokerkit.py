@@ -160,6 +160,15 @@ def pokerkit_raise_size_quirk(state: State, hand: Hand) -> bool:
     return 0 < state.completion_betting_or_raising_amount < hand.raise_size
 
 
+def cumulative_reopening(hand: Hand) -> bool:
+    """The actor already acted on this street and, through short all-ins after that,
+    now faces at least a full raise: reopened for the engine (TDA; docs/engine.md,
+    "Reopening"), not for pokerkit, which compares each raise with the last full one
+    on its own. The engine then offers a raise where pokerkit offers none."""
+    acted = hand.acted_at[hand.actor] if hand.actor is not None else -1
+    return acted >= 0 and hand.current_bet - acted >= hand.raise_size
+
+
 def play_both(setup: HandSetup, deck_seed: int, rng: random.Random) -> tuple[Hand, State]:
     """Random play mirrored move by move; legal actions are compared on the way."""
     hand, _ = Hand.start(setup, seeded_deck(deck_seed))
@@ -178,6 +187,8 @@ def play_both(setup: HandSetup, deck_seed: int, rng: random.Random) -> tuple[Han
         pk_min = state.min_completion_betting_or_raising_to_amount
         pk_max = state.max_completion_betting_or_raising_to_amount
         ours = (legal.min_raise_to, legal.max_raise_to)
+        if (pk_min, pk_max) == (None, None) != ours and cumulative_reopening(hand):
+            ours = (None, None)  # both engines call or fold here
         capped = setup.structure == "FL" and setup.cap_counts_blind and hand.street_index == 0
         if (capped and ours == (None, None)) or pokerkit_raise_size_quirk(state, hand):
             assert ours == (None, None) or (pk_min is not None and pk_min <= ours[0]), (
