@@ -373,6 +373,21 @@ class TableView(ApiView):
         return Response(selectors.snapshot(table_id, request.user, acting_bot(request)))
 
 
+class CloseTableView(ApiView):
+    @extend_schema(
+        summary="Close a table (its creator when empty, a superuser any)",
+        description="The table leaves the lobby; its hand histories stay. Its creator may "
+        "close it while nobody but house bots is seated (`409 table_not_empty` otherwise), "
+        "a superuser any table: everyone seated leaves as with the `leave` command (poker: "
+        "folded if in a hand) and is cashed out through the ledger. Others get `403 "
+        "not_allowed`; a closed table `409 table_closed`.",
+        request=None, responses={200: s.TableSerializer, **errors(403, 404, 409)},
+        tags=["tables"])
+    def post(self, request: Request, table_id: int) -> Response:
+        services.close_table(table_id=table_id, user=request.user)
+        return Response(table_json(table_rows(Table.objects.filter(pk=table_id)).get()))
+
+
 def _fingerprint(table_id: int, command: Any) -> str:
     text = json.dumps([table_id, command], sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()

@@ -8,10 +8,12 @@ import re
 from datetime import datetime
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -78,6 +80,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "table": obj,
         "board_css": board_css,
         "finished": obj.status == TableStatus.FINISHED,
+        "closed": obj.status == TableStatus.CLOSED,
+        "can_close": obj.status != TableStatus.CLOSED and services.may_close(request.user, obj),
         "standings": sorted(obj.standings or [], key=lambda s: s.get("rank", 0)),
         "leaderboard_url": leaderboard_url,
         "round_name": info.get("round_name") or "round",
@@ -146,6 +150,23 @@ def house_bot(request: HttpRequest, table_id: int) -> JsonResponse:
     except TableError as error:
         return _error(error, 403 if error.code in {"not_allowed", "not_your_player"} else 400)
     return JsonResponse({"version": result.version})
+
+
+@require_POST
+@login_required
+def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The "Close table" form of the table page (the creator of an empty table, a
+    superuser any table): back to the lobby, or to the table with the refusal."""
+    get_object_or_404(Table, pk=table_id)
+    try:
+        table = services.close_table(table_id=table_id, user=request.user)
+    except TableError as error:
+        if error.code == "not_allowed":
+            raise PermissionDenied(error.message) from None
+        messages.error(request, error.message)
+        return redirect("table", table_id=table_id)
+    messages.success(request, f"The table “{table.name}” is closed.")
+    return redirect("lobby")
 
 
 @login_required

@@ -11,6 +11,7 @@ urlpatterns = [
     path("lobby/account.json", views.account_json, name="account_json"),
     path("tables/<int:table_id>/", pages.table, name="table"),
     path("tables/<int:table_id>/log.json", pages.table_log, name="table_log"),
+    path("tables/<int:table_id>/close/", pages.close_table, name="close_table"),
     path("tables/<int:table_id>/house-bot/", pages.house_bot, name="house_bot"),
     path("tables/<int:table_id>/hands/", pages.table_hands, name="table_hands"),
     path("players/<int:player_id>/hands/", pages.player_hands, name="player_hands"),

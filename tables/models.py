@@ -15,7 +15,8 @@ from django.db import models
 class TableStatus(models.TextChoices):
     WAITING = "waiting", "Waiting for players"  # no hand dealt yet
     RUNNING = "running", "Running"  # the game has started (V8)
-    CLOSED = "closed", "Closed"  # abandoned after it started; kept for its histories
+    CLOSED = "closed", "Closed"  # abandoned, or closed by its creator or a superuser;
+    # kept for its histories (tables.services.close_table)
     FINISHED = "finished", "Finished"  # the game ended (games that end); standings stored
 
 

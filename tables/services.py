@@ -4,6 +4,7 @@
 * :func:`execute` — every client command (sit, leave, away, back, act, and the
   game's own seat commands such as poker's sit_out, sit_in, wait_for_bb, add_chips),
   for the websocket consumer and the REST API alike.
+* :func:`close_table` — close a table (its creator when empty, a superuser any).
 * :func:`chat` — store and relay a chat line.
 * presence: :func:`connect`, :func:`heartbeat`, :func:`heartbeat_many`, :func:`disconnect`,
   :func:`sweep_presence`.
@@ -627,6 +628,56 @@ def close_abandoned_tables(now: datetime | None = None) -> int:
             run.finish()
             closed += 1
     return closed
+
+
+def may_close(user: Any, table: Table) -> bool:
+    """Whether ``user`` may ask to close ``table``: its creator or a superuser (the
+    creator only while nobody but house bots is seated, checked by :func:`close_table`)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.can_manage_users or (table.creator_id is not None
+                                          and table.creator_id == user.pk))
+
+
+def close_table(*, table_id: int, user: Any, now: datetime | None = None) -> Table:
+    """Close a table for good: it leaves the lobby, its hand histories stay.
+
+    Its creator may close it while nobody but house bots sits there; a superuser any
+    table. Everyone still seated leaves through the game's leave path (``unseat``:
+    poker folds a player in a hand, and the hand ends as when everybody leaves), so
+    each stack is cashed out through the ledger. Refusals: ``not_allowed``,
+    ``table_not_empty``, ``table_closed``, ``round_in_progress`` (a game whose round
+    cannot end by everybody leaving); nothing changes on a refusal."""
+    _check_user(user, None)
+    now = now or timezone.now()
+    with locked_table(table_id, now=now) as run:
+        assert run is not None
+        table = run.table
+        if table.status == TableStatus.CLOSED:
+            raise TableError("table_closed", "This table is already closed.")
+        if not may_close(user, table):
+            raise TableError("not_allowed", "Only the table's creator or a superuser may "
+                                            "close it.")
+        occupied = [(number, seat) for number, seat in enumerate(run.seats)
+                    if seat is not None]
+        if not user.can_manage_users and any(
+                not run.house_strategy(seat.player_id) for _, seat in occupied):
+            raise TableError("table_not_empty", "Players are seated at this table: it can "
+                                                "be closed when they have left (or by a "
+                                                "superuser).")
+        for number, _ in occupied:
+            current = run.seats[number]  # the leaves before may have ended the round
+            if current is not None and not current.leaving:
+                run.engine(run.game.unseat, number)
+        if any(run.seats):
+            raise TableError("round_in_progress", "A round is being played that cannot end "
+                                                  "by everybody leaving; close the table "
+                                                  "when it is over.")
+        table.status, table.closed_at = TableStatus.CLOSED, now
+        run.note({"type": "TableClosed"})
+        run.finish()
+    table.refresh_from_db()
+    return table
 
 
 def resume_turns(now: datetime | None = None) -> int:
