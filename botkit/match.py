@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -443,6 +444,46 @@ def _export(game: Game, state: Any, number: int, seed: int, opened: RoundStarted
     return f"[{number}]\n{text or json.dumps(record)}\n"
 
 
+def cli_bot(spec: str, rng: random.Random, game: str = "holdem") -> BotLike:
+    """The bot a ``--bots`` entry names: a house bot (``rule_based`` or
+    ``house:rule_based``) or a user's bot as ``package.module:Class`` (importable, e.g.
+    from the current directory). The class (or any callable) is called with
+    ``rng=`` the match's seeded ``random.Random`` when it takes an ``rng`` parameter,
+    else with no arguments. Raises ``ValueError`` with a sentence for a bad entry."""
+    import importlib
+    import inspect
+
+    from botkit.house import make_bot
+    from botkit.runner import house_name
+
+    name = house_name(spec)
+    if name is not None:
+        try:
+            return make_bot(name, rng, game=game)
+        except KeyError as error:
+            raise ValueError(error.args[0]) from None
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:
+        raise ValueError(f"{spec!r}: a bot is a house bot's name or module:Class "
+                         "(e.g. mybot:MyBot).")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(f"{spec!r}: cannot import {module_name!r} ({error}).") from None
+    factory = getattr(module, attribute, None)
+    if factory is None:
+        raise ValueError(f"{spec!r}: {module_name!r} has no {attribute!r}.")
+    if callable(factory):
+        try:
+            takes_rng = "rng" in inspect.signature(factory).parameters
+        except (TypeError, ValueError):  # a builtin without a signature
+            takes_rng = False
+        factory = factory(rng=rng) if takes_rng else factory()
+    if not callable(getattr(factory, "act", None)):
+        raise ValueError(f"{spec!r} is not a bot: it has no act(view) method.")
+    return factory  # type: ignore[no-any-return]
+
+
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m botkit.match",
@@ -454,8 +495,9 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--list", action="store_true",
                         help="list the games and their house bots, then exit")
     parser.add_argument("--bots", default=None,
-                        help="comma-separated house bot names (default: rule_based,random "
-                             "for holdem, uniform,uniform otherwise)")
+                        help="comma-separated bots: house bot names (or house:<name>) and "
+                             "your own as module:Class, e.g. mybot:MyBot (default: "
+                             "rule_based,random for holdem, uniform,uniform otherwise)")
     parser.add_argument("--hands", type=int, default=1000,
                         help="hands (rounds; games for games that end) in total "
                              "(default 1000)")
@@ -484,11 +526,15 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``python -m botkit.match`` / ``pokerbot-match`` command."""
-    from botkit.house import house_bots, make_bot
+    from botkit.house import house_bots
     from engine.errors import MalformedAction
     from engine.registry import GAMES
 
     args = _parse(argv)
+    # ``--bots mybot:MyBot`` finds ./mybot.py as with ``python -m``: the installed
+    # ``pokerbot-match`` script has its own directory, not the current one, on the path.
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
     if args.list:
         for key, each in GAMES.items():
             print(f"{key:<16} {each.info.title}: {', '.join(house_bots(key))}")
@@ -501,6 +547,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     structure = args.structure or GAMES[args.game].settings_schema().get(
         "properties", {}).get("structure", {}).get("default", "NL")
     kinds = [k.strip() for k in (args.bots or default).split(",") if k.strip()]
+    kinds = [k.removeprefix("house:") for k in kinds]  # named as house bots are
     players = args.players or len(kinds)
     small, _, big = args.blinds.partition("/")
     bots: dict[str, BotLike] = {}
@@ -509,9 +556,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         copies = sum(1 for name in bots if name.split("#")[0] == kind)
         name = f"{kind}#{copies + 1}" if copies else kind
         try:
-            bots[name] = make_bot(kind, random.Random(args.seed * 1000 + i), game=args.game)
-        except KeyError as error:
-            print(error.args[0], file=sys.stderr)
+            bots[name] = cli_bot(kind, random.Random(args.seed * 1000 + i), game=args.game)
+        except ValueError as error:
+            print(error, file=sys.stderr)
             return 2
     settings = MatchSettings(structure=structure, small_blind=int(small),
                              big_blind=int(big), ante=args.ante, seats=players,
