@@ -103,11 +103,7 @@ class TableSettings:
                                                   f"{self.structure!r}.")
         _whole("small_blind", self.small_blind, 1, MAX_BLIND)
         _whole("big_blind", self.big_blind, 1, MAX_BLIND)
-        if variant.forced == "blinds" and self.small_blind >= self.big_blind:
-            raise MalformedAction("bad_blinds", f"The small blind must be less than the big "
-                                  f"blind (small_blind {self.small_blind}, "
-                                  f"big_blind {self.big_blind}).")
-        if self.small_blind > self.big_blind:  # games without blinds: never used
+        if self.small_blind > self.big_blind:
             raise MalformedAction("bad_blinds", f"small_blind ({self.small_blind}) may not "
                                   f"exceed big_blind ({self.big_blind}).")
         _whole("ante", self.ante, 0, MAX_BLIND)
@@ -124,11 +120,6 @@ class TableSettings:
             default = None if self.structure == "FL" else 100 * self.big_blind
             object.__setattr__(self, "max_buy_in", default)
         _whole("min_buy_in", self.min_buy_in, 1)
-        if self.min_buy_in < self.big_blind:
-            bet = _BIG_BLIND_TITLE.get(variant.forced, "big blind")
-            raise MalformedAction("buy_in_below_big_blind", f"The minimum buy-in must be at "
-                                  f"least the {bet} (min_buy_in {self.min_buy_in}, "
-                                  f"big_blind {self.big_blind}).")
         if self.max_buy_in is not None and _whole("max_buy_in", self.max_buy_in) < self.min_buy_in:
             raise MalformedAction("bad_settings", "max_buy_in is below min_buy_in.")
 
@@ -154,6 +145,22 @@ class TableSettings:
         if not self.bring_in:
             del data["bring_in"]
         return data
+
+    def check_new_table(self) -> TableSettings:
+        """The stricter rules for a table being created (not for one already stored, which
+        must keep loading): blind games' small blind below the big blind, and a minimum
+        buy-in of at least the big blind (stud: the small bet). Returns ``self``."""
+        forced = VARIANTS[self.variant].forced
+        if forced == "blinds" and self.small_blind >= self.big_blind:
+            raise MalformedAction("bad_blinds", f"The small blind must be less than the big "
+                                  f"blind (small_blind {self.small_blind}, "
+                                  f"big_blind {self.big_blind}).")
+        if self.min_buy_in < self.big_blind:
+            bet = _BIG_BLIND_TITLE.get(forced, "big blind")
+            raise MalformedAction("buy_in_below_big_blind", f"The minimum buy-in must be at "
+                                  f"least the {bet} (min_buy_in {self.min_buy_in}, "
+                                  f"big_blind {self.big_blind}).")
+        return self
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableSettings:

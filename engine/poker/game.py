@@ -150,7 +150,7 @@ class PokerGame(Game):
             defaults["ante"] = _DEFAULT_ANTE[v.forced]
         if v.forced == "bring_in":
             defaults["bring_in"] = 1
-        return TableSettings.from_json({**defaults, **data})
+        return TableSettings.from_json({**defaults, **data}).check_new_table()
 
     def settings_json(self, settings: TableSettings) -> Json:
         """Defaults filled in."""

@@ -8,6 +8,7 @@ import pytest
 
 from engine.errors import EngineError
 from engine.registry import get_game
+from engine.table import TableSettings, TableState
 
 
 @pytest.mark.parametrize(("settings", "code", "words"), [
@@ -49,3 +50,15 @@ def test_sensible_settings_are_accepted(settings: dict[str, Any]) -> None:
 def test_stud_small_bet_of_one_is_accepted() -> None:
     """Games without blinds have no small blind to order."""
     get_game("stud").validate_settings({"big_blind": 1, "bring_in": 1})
+
+
+def test_a_table_stored_before_the_stricter_rules_still_loads() -> None:
+    """Only new tables are held to them: a stored table with SB = BB and a buy-in below
+    the big blind (allowed before) loads and plays on."""
+    old = TableSettings(structure="NL", small_blind=2, big_blind=2, min_buy_in=1)
+    state = TableState(old)
+    again = TableState.from_json(state.to_json())
+    assert again.settings == old
+    with pytest.raises(EngineError) as info:
+        old.check_new_table()
+    assert info.value.code == "bad_blinds"
