@@ -463,15 +463,20 @@ class TableState:
         return self._drive(events)
 
     def timeout(self) -> list[Event]:
-        """Play the default action for the actor; two timeouts in a row sit the seat out."""
+        """Play the default action for the actor; two timeouts in a row sit the seat out.
+
+        The optional show-or-muck prompt (after an uncontested win, or for a hand that
+        cannot win at showdown) is a formality: its timer running out mucks and does not
+        count towards sitting out."""
         seat = self.to_act_seat
         if seat is None or self.hand is None:
             raise IllegalAction("nobody_to_act", "Nobody is to act.")
+        formality = self.hand.formality
         action = self.hand.default_action()
         events: list[Event] = [PlayerTimedOut(seat, str(action))]
         events += self._relabel(self.hand.apply(action))
         occupant = self.seats[seat]
-        if occupant is not None:
+        if occupant is not None and not formality:
             occupant.timeouts += 1
             if occupant.timeouts >= TIMEOUTS_BEFORE_SIT_OUT and occupant.status != SITTING_OUT:
                 occupant.status = SITTING_OUT

@@ -225,6 +225,29 @@ def test_two_timeouts_sit_the_player_out() -> None:
         assert PlayerSatOut(0, "timeouts") in events
 
 
+def test_letting_the_optional_show_or_muck_run_out_is_not_a_timeout_that_counts() -> None:
+    """The show/muck prompt after an uncontested win (and a losing hand's at showdown)
+    is a formality: its timer running out mucks, but never sits the player out."""
+    t = table(0, 1)
+    for hand in range(3):
+        deal(t, seed=hand)
+        while t.hand is not None and not t.hand.formality:  # everyone folds to one player
+            t.act(t.to_act_seat, Action.fold())  # type: ignore[arg-type]
+        assert t.hand is not None and t.hand.formality
+        winner = t.to_act_seat
+        assert winner is not None
+        events = t.timeout()
+        assert any(isinstance(e, PlayerTimedOut) for e in events)
+        assert PlayerSatOut(winner, "timeouts") not in events
+        assert t.seats[winner].timeouts == 0  # type: ignore[union-attr]
+        assert t.seats[winner].status != SITTING_OUT  # type: ignore[union-attr]
+    # A real decision's timeouts still count.
+    deal(t, seed=9)
+    seat = t.to_act_seat
+    t.timeout()
+    assert t.seats[seat].timeouts == 1  # type: ignore[index, union-attr]
+
+
 def test_leave_during_hand_folds_and_frees_seat_at_end() -> None:
     t = table(0, 1, 2)
     deal(t)
