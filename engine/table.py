@@ -104,8 +104,9 @@ class TableSettings:
         _whole("small_blind", self.small_blind, 1, MAX_BLIND)
         _whole("big_blind", self.big_blind, 1, MAX_BLIND)
         if self.small_blind > self.big_blind:
-            raise MalformedAction("bad_blinds", f"small_blind ({self.small_blind}) may not "
-                                  f"exceed big_blind ({self.big_blind}).")
+            raise MalformedAction("bad_blinds", f"The small blind may not exceed the big "
+                                  f"blind (small_blind {self.small_blind}, "
+                                  f"big_blind {self.big_blind}).")
         _whole("ante", self.ante, 0, MAX_BLIND)
         if variant.forced == "bring_in":
             _whole("bring_in", self.bring_in, 1, self.big_blind)
