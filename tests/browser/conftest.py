@@ -11,6 +11,7 @@ page it opens runs under the policy (docs/security.md).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -20,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -239,15 +240,19 @@ def csp_guard() -> Iterator[CspGuard]:
             json.dumps(v, sort_keys=True) for v in guard.violations.values()))
 
 
-@pytest.fixture
-def open_page(server: Server, browser: Any, offsite: Offsite,
-              csp_guard: CspGuard) -> Iterator[Any]:
-    """``open_page(username=None)``: a new browser context, logged in if a name is given."""
+@contextlib.contextmanager
+def page_opener(browser: Any, base_url: str, offsite: Offsite,
+                csp_guard: CspGuard) -> Iterator[Callable[..., Any]]:
+    """``make(username=None, width=1440, height=900, touch=False)``: a page in a new
+    browser context on ``base_url`` (offsite requests refused, the CSP watched, its
+    JavaScript errors kept in ``page.js_errors``), logged in if a name is given. The
+    contexts close when the block ends."""
     contexts = []
 
-    def make(username: str | None = None, width: int = 1440, height: int = 900) -> Any:
+    def make(username: str | None = None, width: int = 1440, height: int = 900,
+             touch: bool = False) -> Any:
         context = browser.new_context(viewport={"width": width, "height": height},
-                                      base_url=server.url)
+                                      base_url=base_url, has_touch=touch, is_mobile=touch)
         context.set_default_timeout(15000)
         context.route("**/*", offsite.route)
         csp_guard.watch_context(context)
@@ -262,14 +267,25 @@ def open_page(server: Server, browser: Any, offsite: Offsite,
             page.goto("/accounts/login/")
             page.fill("input[name=username]", username)
             page.fill("input[name=password]", PASSWORD)
-            page.click("form button[type=submit]")
-            page.wait_for_load_state()
+            with page.expect_navigation():
+                page.click("form button[type=submit]")
         return page
 
-    yield make
-    csp_guard.flush()
-    for context in contexts:
-        context.close()
+    try:
+        yield make
+    finally:
+        csp_guard.flush()
+        for context in contexts:
+            context.close()
+
+
+@pytest.fixture
+def open_page(server: Server, browser: Any, offsite: Offsite,
+              csp_guard: CspGuard) -> Iterator[Callable[..., Any]]:
+    """``open_page(username=None, width=1440, height=900, touch=False)``: see
+    :func:`page_opener`."""
+    with page_opener(browser, server.url, offsite, csp_guard) as make:
+        yield make
 
 
 def shot(page: Any, name: str) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PASSWORD, shot
+from .conftest import PASSWORD, page_opener, shot
 
 USER = "dicer"
 RIVAL = "rival"
@@ -33,33 +33,13 @@ def open_device(server: Any, browser: Any, offsite: Any,
             f"register_user\nu = User.objects.filter(username={name!r}).first() or "
             f"register_user(username={name!r}, password={PASSWORD!r})\nu.role = Role.PLAYER\n"
             "u.save()\nprint(json.dumps(u.pk))")
-    contexts = []
+    with page_opener(browser, server.url, offsite, csp_guard) as open_page:
 
-    def make(width: int = 1440, height: int = 900, touch: bool = False,
-             user: str = USER) -> Any:
-        context = browser.new_context(viewport={"width": width, "height": height},
-                                      base_url=server.url, has_touch=touch, is_mobile=touch)
-        context.set_default_timeout(15000)
-        context.route("**/*", offsite.route)
-        csp_guard.watch_context(context)
-        contexts.append(context)
-        page = context.new_page()
-        csp_guard.watch_page(page)
-        page.on("websocket", offsite.websocket)
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.js_errors = errors  # type: ignore[attr-defined]
-        page.goto("/accounts/login/")
-        page.fill("input[name=username]", user)
-        page.fill("input[name=password]", PASSWORD)
-        page.click("form button[type=submit]")
-        page.wait_for_load_state()
-        return page
+        def make(width: int = 1440, height: int = 900, touch: bool = False,
+                 user: str = USER) -> Any:
+            return open_page(user, width, height, touch)
 
-    yield make
-    csp_guard.flush()
-    for context in contexts:
-        context.close()
+        yield make
 
 
 def _no_sideways_scroll(page: Any) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PASSWORD, shot
+from .conftest import page_opener, shot
 
 RANK_NAMES = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "ten"}
 SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
@@ -102,34 +102,10 @@ def _no_sideways_scroll(page: Any) -> None:
 @pytest.fixture
 def open_phone(server: Any, browser: Any, offsite: Any,
                csp_guard: Any) -> Iterator[Callable[[str], Any]]:
-    """``open_phone(username)``: a 390 x 844 touch screen, logged in (as conftest's
-    ``open_page``: offsite requests refused, CSP watched, JS errors kept)."""
-    contexts = []
-
-    def make(username: str) -> Any:
-        context = browser.new_context(viewport={"width": 390, "height": 844},
-                                      base_url=server.url, has_touch=True, is_mobile=True)
-        context.set_default_timeout(15000)
-        context.route("**/*", offsite.route)
-        csp_guard.watch_context(context)
-        contexts.append(context)
-        page = context.new_page()
-        csp_guard.watch_page(page)
-        page.on("websocket", offsite.websocket)
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.js_errors = errors  # type: ignore[attr-defined]
-        page.goto("/accounts/login/")
-        page.fill("input[name=username]", username)
-        page.fill("input[name=password]", PASSWORD)
-        with page.expect_navigation():
-            page.click("form button[type=submit]")
-        return page
-
-    yield make
-    csp_guard.flush()
-    for context in contexts:
-        context.close()
+    """``open_phone(username)``: a 390 x 844 touch screen, logged in (conftest's
+    ``page_opener``)."""
+    with page_opener(browser, server.url, offsite, csp_guard) as open_page:
+        yield lambda username: open_page(username, 390, 844, touch=True)
 
 
 def test_a_human_plays_a_round_of_tuppi_with_three_house_agents(

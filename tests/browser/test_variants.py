@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PASSWORD, ROOT, Server, shot
+from .conftest import ROOT, Server, page_opener, shot
 
 CARD_ORDER = [r + s for s in "cdhs" for r in "23456789TJQKA"]
 
@@ -110,37 +110,10 @@ def dealer() -> Iterator[DealingServer]:
 @pytest.fixture
 def open_at(dealer: DealingServer, browser: Any, offsite: Any,
             csp_guard: Any) -> Iterator[Callable[..., Any]]:
-    """``open_at(username=None, width=1440, height=900)``: a page on the dealing server
-    (as conftest's ``open_page``: offsite requests refused, CSP watched, JS errors kept)."""
-    contexts = []
-
-    def make(username: str | None = None, width: int = 1440, height: int = 900,
-             touch: bool = False) -> Any:
-        context = browser.new_context(viewport={"width": width, "height": height},
-                                      base_url=dealer.url, has_touch=touch,
-                                      is_mobile=touch)
-        context.set_default_timeout(15000)
-        context.route("**/*", offsite.route)
-        csp_guard.watch_context(context)
-        contexts.append(context)
-        page = context.new_page()
-        csp_guard.watch_page(page)
-        page.on("websocket", offsite.websocket)
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.js_errors = errors  # type: ignore[attr-defined]
-        if username:
-            page.goto("/accounts/login/")
-            page.fill("input[name=username]", username)
-            page.fill("input[name=password]", PASSWORD)
-            page.click("form button[type=submit]")
-            page.wait_for_load_state()
-        return page
-
-    yield make
-    csp_guard.flush()
-    for context in contexts:
-        context.close()
+    """``open_at(username=None, width=1440, height=900, touch=False)``: a page on the
+    dealing server (conftest's ``page_opener``)."""
+    with page_opener(browser, dealer.url, offsite, csp_guard) as make:
+        yield make
 
 
 # ------------------------------------------------------------------ helpers
