@@ -85,11 +85,14 @@ class Server:
                              capture_output=True, text=True).stdout
         return json.loads(out.strip().splitlines()[-1]) if out.strip() else None
 
+    def command(self) -> list[str]:
+        """What runs the server (Daphne on this server's port)."""
+        return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+                "pokersite.asgi:application"]
+
     def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-             "pokersite.asgi:application"],
-            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(self.command(), cwd=ROOT, env=self.env,
+                                        stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -108,9 +111,8 @@ class Server:
         self.process = None
 
 
-@pytest.fixture(scope="session")
-def server() -> Iterator[Server]:
-    srv = Server()
+def serving(srv: Server) -> Iterator[Server]:
+    """Migrate and seed ``srv``'s database, run it, and remove it all afterwards."""
     srv.manage("migrate", "--noinput", "-v0")
     subprocess.run([sys.executable, str(Path(__file__).with_name("seed.py"))], cwd=ROOT,
                    env=srv.env, check=True, stdout=subprocess.DEVNULL)
@@ -119,6 +121,11 @@ def server() -> Iterator[Server]:
     srv.stop()
     srv.log.close()
     shutil.rmtree(srv.dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[Server]:
+    yield from serving(Server())
 
 
 @pytest.fixture(scope="session")

@@ -20,18 +20,15 @@ for every hand's chance input). Screenshots (desktop and a 390 px phone) go to
 from __future__ import annotations
 
 import re
-import socket
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ROOT, Server, page_opener, shot
+from .conftest import Server, page_opener, serving, shot
 
 CARD_ORDER = [r + s for s in "cdhs" for r in "23456789TJQKA"]
 
@@ -76,39 +73,17 @@ CommandLineInterface.entrypoint()
 class DealingServer(Server):
     """The session's server, started with the fixed decks."""
 
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", PATCH.format(decks=DECKS, port=self.port)],
-            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited; see {self.dir / 'daphne.log'}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("daphne did not start")
+    def command(self) -> list[str]:
+        return [sys.executable, "-c", PATCH.format(decks=DECKS, port=self.port)]
 
 
 @pytest.fixture(scope="module")
-def dealer() -> Iterator[DealingServer]:
-    import shutil
-
-    srv = DealingServer()
-    srv.manage("migrate", "--noinput", "-v0")
-    subprocess.run([sys.executable, str(Path(__file__).with_name("seed.py"))], cwd=ROOT,
-                   env=srv.env, check=True, stdout=subprocess.DEVNULL)
-    srv.start()
-    yield srv
-    srv.stop()
-    srv.log.close()
-    shutil.rmtree(srv.dir, ignore_errors=True)
+def dealer() -> Iterator[Server]:
+    yield from serving(DealingServer())
 
 
 @pytest.fixture
-def open_at(dealer: DealingServer, browser: Any, offsite: Any,
+def open_at(dealer: Server, browser: Any, offsite: Any,
             csp_guard: Any) -> Iterator[Callable[..., Any]]:
     """``open_at(username=None, width=1440, height=900, touch=False)``: a page on the
     dealing server (conftest's ``page_opener``)."""
