@@ -13,7 +13,16 @@ finish, merge accumulators, store them as JSON.
   showdown with the player still in; **W$SD** — share of those showdowns where the
   player won chips;
 * **bb/100** — net big blinds per 100 hands; the same counters by position
-  (``button``, ``sb``, ``bb``, ``early``, ``middle``, ``late``).
+  (``button``, ``sb``, ``bb``, ``early``, ``middle``, ``late``);
+* **fold to bet** per street (flop, turn, river: the second, third and fourth
+  betting rounds in games without a board) — the player's first decision facing a
+  bet or raise on that street was a fold / the streets where they faced one;
+* **3-bet** — pre-flop re-raises / the hands where the player acted facing exactly
+  one raise (the open raise; blinds and the bring-in are not raises); **fold to
+  3-bet** — the open raiser folded when the re-raise came back to them / the times
+  it did;
+* **c-bet** — the pre-flop aggressor (the last pre-flop raiser) bet the flop when
+  nobody had bet before them / the hands where they acted first-in on the flop.
 
 >>> acc = StatsAccumulator()
 >>> acc.add_hand([
@@ -28,6 +37,33 @@ finish, merge accumulators, store them as JSON.
 >>> s = acc.summary("alice")
 >>> s["hands"], s["net"], s["vpip"], s["pfr"], s["bb_per_100"]
 (1, 2, 1.0, 1.0, 100.0)
+>>> acc.summary("bob")["three_bet"], acc.summary("alice")["three_bet"]
+(0.0, None)
+
+A flop continuation bet, called, then a turn bet folded to:
+
+>>> acc = StatsAccumulator()
+>>> acc.add_hand([
+...     {"type": "BlindPosted", "player": 0, "amount": 1, "dead": False, "all_in": False},
+...     {"type": "BlindPosted", "player": 1, "amount": 2, "dead": False, "all_in": False},
+...     {"type": "HoleCardsDealt", "player": 1, "cards": "????"},
+...     {"type": "HoleCardsDealt", "player": 0, "cards": "????"},
+...     {"type": "RaisePlaced", "player": 0, "to": 6, "all_in": False},
+...     {"type": "PlayerCalled", "player": 1, "amount": 4, "all_in": False},
+...     {"type": "BoardDealt", "street": "flop", "cards": "2c7d9h"},
+...     {"type": "PlayerChecked", "player": 1},
+...     {"type": "BetPlaced", "player": 0, "to": 6, "all_in": False},
+...     {"type": "PlayerCalled", "player": 1, "amount": 6, "all_in": False},
+...     {"type": "BoardDealt", "street": "turn", "cards": "Js"},
+...     {"type": "PlayerChecked", "player": 1},
+...     {"type": "BetPlaced", "player": 0, "to": 12, "all_in": False},
+...     {"type": "PlayerFolded", "player": 1},
+...     {"type": "UncalledBetReturned", "player": 0, "amount": 12},
+...     {"type": "PotAwarded", "pot": 0, "player": 0, "amount": 24, "hand": ""},
+...     {"type": "HandEnded"}], {0: "alice", 1: "bob"}, big_blind=2)
+>>> a, b = acc.summary("alice"), acc.summary("bob")
+>>> a["cbet"], b["fold_to_flop_bet"], b["fold_to_turn_bet"], b["fold_to_river_bet"]
+(1.0, 0.0, 1.0, None)
 """
 
 from __future__ import annotations
@@ -38,7 +74,10 @@ from typing import Any
 
 from botkit.positions import POSITIONS, position_name
 
-__all__ = ["PlayerStats", "PositionStats", "StatsAccumulator", "hand_stats"]
+__all__ = ["STREETS", "PlayerStats", "PositionStats", "StatsAccumulator", "hand_stats"]
+
+STREETS = ("flop", "turn", "river")
+"""The post-flop streets whose fold-to-bet is counted (street 1, 2 and 3)."""
 
 
 @dataclass
@@ -72,6 +111,19 @@ class PlayerStats:
     saw_flop: int = 0
     showdowns: int = 0
     won_at_showdown: int = 0
+    # Fold to bet: the streets where the player faced a bet, and folded to it.
+    flop_bets_faced: int = 0
+    flop_bets_folded: int = 0
+    turn_bets_faced: int = 0
+    turn_bets_folded: int = 0
+    river_bets_faced: int = 0
+    river_bets_folded: int = 0
+    three_bet_chances: int = 0  # acted pre-flop facing exactly the open raise
+    three_bets: int = 0
+    three_bets_faced: int = 0  # the open raiser facing a re-raise
+    three_bets_folded: int = 0
+    cbet_chances: int = 0  # pre-flop aggressor, first to bet on the flop
+    cbets: int = 0
     positions: dict[str, PositionStats] = field(default_factory=dict)
 
     def merge(self, other: PlayerStats) -> None:
@@ -97,6 +149,12 @@ class PlayerStats:
             "af": rate(self.postflop_aggressive, self.postflop_calls),
             "wtsd": rate(self.showdowns, self.saw_flop),
             "wsd": rate(self.won_at_showdown, self.showdowns),
+            "fold_to_flop_bet": rate(self.flop_bets_folded, self.flop_bets_faced),
+            "fold_to_turn_bet": rate(self.turn_bets_folded, self.turn_bets_faced),
+            "fold_to_river_bet": rate(self.river_bets_folded, self.river_bets_faced),
+            "three_bet": rate(self.three_bets, self.three_bet_chances),
+            "fold_to_three_bet": rate(self.three_bets_folded, self.three_bets_faced),
+            "cbet": rate(self.cbets, self.cbet_chances),
             "positions": {
                 name: {"hands": p.hands, "bb_per_100": rate(100 * p.net_bb, p.hands),
                        "vpip": rate(p.vpip, p.hands), "pfr": rate(p.pfr, p.hands)}
@@ -110,9 +168,13 @@ class PlayerStats:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PlayerStats:
-        """Inverse of :meth:`to_json`."""
-        values = {k: v for k, v in data.items() if k != "positions"}
-        positions = {k: PositionStats(**v) for k, v in data.get("positions", {}).items()}
+        """Inverse of :meth:`to_json`. Counters stored before a counter existed read
+        as 0; unknown keys are ignored."""
+        known = {f.name for f in fields(cls)} - {"positions"}
+        values = {k: v for k, v in data.items() if k in known}
+        position_fields = {f.name for f in fields(PositionStats)}
+        positions = {k: PositionStats(**{n: x for n, x in v.items() if n in position_fields})
+                     for k, v in data.get("positions", {}).items()}
         return cls(**values, positions=positions)
 
 
@@ -129,6 +191,14 @@ class _Hand:
     saw_flop: bool = False
     folded: bool = False
     street_bet: int = 0
+    acted_on: set[int] = field(default_factory=set)  # streets with an action of the player
+    faced: dict[int, bool] = field(default_factory=dict)  # street -> folded to the bet
+    three_bet_chance: bool = False
+    three_bet: bool = False
+    three_bet_faced: bool = False
+    three_bet_folded: bool = False
+    cbet_chance: bool = False
+    cbet: bool = False
 
 
 _STREET_STARTS = frozenset({"HoleCardsDealt", "UpCardsDealt", "PlayerDrew"})
@@ -142,11 +212,32 @@ def hand_stats(events: Iterable[Mapping[str, Any]]) -> tuple[list[int], dict[int
     street = 0
     acted = False  # a betting action since the street began: the next deal starts a street
     shown_down = False
+    street_max = 0  # the highest amount put in on this street (the bet to face)
+    raises = 0  # pre-flop bets and raises so far
+    opener: int | None = None  # the first pre-flop raiser
+    aggressor: int | None = None  # the last pre-flop raiser
 
     def player(seat: int) -> _Hand:
         if seat not in seen:
             seen[seat] = _Hand()
         return seen[seat]
+
+    def decide(seat: int, kind: str) -> _Hand:
+        """Count the chances the player's action answers (before it is applied)."""
+        p = player(seat)
+        aggressive = kind in ("BetPlaced", "RaisePlaced")
+        if street == 0:
+            if raises == 1 and seat != opener and not p.three_bet_chance:
+                p.three_bet_chance, p.three_bet = True, aggressive
+            elif raises == 2 and seat == opener and not p.three_bet_faced:
+                p.three_bet_faced, p.three_bet_folded = True, kind == "PlayerFolded"
+        elif street <= len(STREETS):
+            if street_max > p.street_bet and street not in p.faced:
+                p.faced[street] = kind == "PlayerFolded"
+            if street == 1 and seat == aggressor and 1 not in p.acted_on and street_max == 0:
+                p.cbet_chance, p.cbet = True, aggressive
+        p.acted_on.add(street)
+        return p
 
     for event in events:
         kind = event.get("type")
@@ -156,6 +247,7 @@ def hand_stats(events: Iterable[Mapping[str, Any]]) -> tuple[list[int], dict[int
             # after some betting. "saw_flop" means saw the second street.
             street += 1
             acted = False
+            street_max = 0
             for p in seen.values():
                 p.street_bet = 0
                 if street == 1 and not p.folded:
@@ -170,6 +262,7 @@ def hand_stats(events: Iterable[Mapping[str, Any]]) -> tuple[list[int], dict[int
             p = player(seat)  # type: ignore[arg-type]
             p.invested += event["amount"]
             p.street_bet += event["amount"]
+            street_max = max(street_max, p.street_bet)
             acted = True
         elif kind == "AntePosted":
             player(seat).invested += event["amount"]  # type: ignore[arg-type]
@@ -178,8 +271,9 @@ def hand_stats(events: Iterable[Mapping[str, Any]]) -> tuple[list[int], dict[int
             p.invested += event["amount"]
             if not event.get("dead"):
                 p.street_bet += event["amount"]
+                street_max = max(street_max, p.street_bet)
         elif kind == "PlayerCalled":
-            p = player(seat)  # type: ignore[arg-type]
+            p = decide(seat, kind)  # type: ignore[arg-type]
             acted = True
             p.invested += event["amount"]
             p.street_bet += event["amount"]
@@ -188,18 +282,24 @@ def hand_stats(events: Iterable[Mapping[str, Any]]) -> tuple[list[int], dict[int
             else:
                 p.calls += 1
         elif kind in ("BetPlaced", "RaisePlaced"):
-            p = player(seat)  # type: ignore[arg-type]
+            p = decide(seat, kind)  # type: ignore[arg-type]
             acted = True
             p.invested += event["to"] - p.street_bet
             p.street_bet = event["to"]
+            street_max = max(street_max, p.street_bet)
             if street == 0:
                 p.vpip = p.pfr = True
+                raises += 1
+                aggressor = seat
+                if opener is None:
+                    opener = seat
             else:
                 p.aggressive += 1
         elif kind == "PlayerFolded":
-            player(seat).folded = True  # type: ignore[arg-type]
+            decide(seat, kind).folded = True  # type: ignore[arg-type]
             acted = True
         elif kind == "PlayerChecked":
+            decide(seat, kind)  # type: ignore[arg-type]
             acted = True
         elif kind == "UncalledBetReturned":
             p = player(seat)  # type: ignore[arg-type]
@@ -220,7 +320,14 @@ def hand_stats(events: Iterable[Mapping[str, Any]]) -> tuple[list[int], dict[int
             postflop_aggressive=p.aggressive, postflop_calls=p.calls,
             saw_flop=int(p.saw_flop), showdowns=int(showdown),
             won_at_showdown=int(showdown and p.received > 0),
+            three_bet_chances=int(p.three_bet_chance), three_bets=int(p.three_bet),
+            three_bets_faced=int(p.three_bet_faced), three_bets_folded=int(p.three_bet_folded),
+            cbet_chances=int(p.cbet_chance), cbets=int(p.cbet),
         )
+        for number, name in enumerate(STREETS, start=1):
+            if number in p.faced:
+                setattr(stats, f"{name}_bets_faced", 1)
+                setattr(stats, f"{name}_bets_folded", int(p.faced[number]))
         if seat in order:
             name = position_name(order.index(seat), n)
             stats.positions[name] = PositionStats(1, 0.0, int(p.vpip), int(p.pfr))

@@ -49,3 +49,19 @@ def test_stud_and_draw_hands_count_chips_and_streets() -> None:
         # (in sökö everyone checks: nobody did).
         vpip = any(acc.summary(name)["vpip"] for name in ("p0", "p1", "p2"))
         assert vpip == (key != "soko"), key
+
+
+def test_stud_and_draw_hands_count_the_new_counters_within_their_chances() -> None:
+    """Games without a board: streets 2-4 are "flop", "turn", "river"; the bring-in
+    is not a raise. Every counter stays within its chances."""
+    for key in ("stud", "five_card_draw", "razz", "triple_draw", "omaha", "short_deck"):
+        acc = StatsAccumulator()
+        for seed in range(10):
+            events, names = _hand_events(key, seed)
+            acc.add_hand(events, names, big_blind=2)
+        for stats in acc.players.values():
+            assert 0 <= stats.three_bets <= stats.three_bet_chances <= stats.hands, key
+            assert 0 <= stats.cbets <= stats.cbet_chances <= stats.hands, key
+            for street in ("flop", "turn", "river"):
+                faced = getattr(stats, f"{street}_bets_faced")
+                assert 0 <= getattr(stats, f"{street}_bets_folded") <= faced <= stats.hands
