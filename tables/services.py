@@ -39,7 +39,7 @@ from engine.registry import get_game
 
 from . import fanout, house
 from .errors import TableError
-from .models import ChatMessage, Connection, Seat, Table, TableStatus
+from .models import ChatMessage, Connection, Seat, SeatState, Table, TableStatus
 from .runtime import TableRun, conf, locked_table, rules_digest
 
 Json = dict[str, Any]
@@ -247,6 +247,36 @@ def _sit(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
     run.player_cache(player)
     # The buy-in (economy games) is booked from the game's BuyIn event (TableRun.record).
     run.engine(run.game.seat, seat, str(player.pk), options)
+    if bot is None and player.is_bot and not player.house_strategy and not Connection.objects \
+            .filter(table=run.table, bot=player).exists():
+        # A remote bot seated from its owner's session while the bot itself is not
+        # connected: treated as disconnected at once (sat out before the next round,
+        # back when it connects, stood up after the grace period), never dealt in to
+        # wait for turn timers. The Seat row is flagged once it exists (_flag_unconnected).
+        with contextlib.suppress(TableError):  # a game without sitting out: it waits
+            run.engine(run.game.away, seat, "disconnected")
+        run.note({"type": "PlayerDisconnected", "player": seat, "reason": NOT_CONNECTED})
+
+
+NOT_CONNECTED = "not_connected"
+
+
+def _flag_unconnected(run: TableRun) -> None:
+    """After :meth:`TableRun.finish` of a ``sit`` (the Seat rows exist): flag the seats
+    that :func:`_sit` sat out because their bot was not connected, as :func:`disconnect`
+    does, so that the bot's connection brings it back and the sweep stands it up after
+    the grace period."""
+    for event in run.events:
+        if not (isinstance(event, dict) and event.get("type") == "PlayerDisconnected"
+                and event.get("reason") == NOT_CONNECTED):
+            continue
+        row = run.seat_row(event["player"])
+        if row is None or row.disconnected_at is not None:
+            continue
+        row.disconnected_at = run.now
+        row.sat_out_by_disconnect = True
+        row.state = SeatState.DISCONNECTED
+        run.save_seat(row)
 
 
 def _leave(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
@@ -361,6 +391,8 @@ def execute(*, table_id: int, user: Any, command: Json, bot: Player | None = Non
             # that comes here — or reconnects (connect() clears the flag).
             _clear_disconnect_flag(run, user, bot)
         version = run.finish()
+        if kind == "sit":
+            _flag_unconnected(run)
     return CommandResult(table_id, version)
 
 
@@ -416,15 +448,20 @@ def chat(*, table_id: int, user: Any, text: Any, bot: Player | None = None,
 
 
 def _controls(connection: Connection, player: Player) -> bool:
+    """Whether ``connection`` is there for ``player``: a bot only through its own
+    connection (its token), never through its owner's browser, which cannot answer
+    its turns; a person's player through the owner's own (non-bot) connection."""
     if connection.bot_id is not None:
         return connection.bot_id == player.pk
-    return connection.user_id == player.owner_id
+    return not player.is_bot and connection.user_id == player.owner_id
 
 
 def _live_controller(run: TableRun, player: Player) -> bool:
-    connections = Connection.objects.filter(table=run.table).filter(
-        Q(bot_id=player.pk) | Q(bot__isnull=True, user_id=player.owner_id))
-    return connections.exists()
+    connections = Connection.objects.filter(table=run.table)
+    if player.is_bot:
+        return connections.filter(bot_id=player.pk).exists()
+    return connections.filter(Q(bot_id=player.pk) | Q(bot__isnull=True,
+                                                       user_id=player.owner_id)).exists()
 
 
 def _check_connection_count(user: Any, bot: Player | None, channel_name: str) -> None:
@@ -459,6 +496,9 @@ def connect(*, table_id: int, channel_name: str, user: Any, bot: Player | None =
             row = run.seat_row(seat)
             if row is None or row.disconnected_at is None:
                 continue
+            occupant = run.seats[seat]
+            if bot is None and occupant is not None and run.player(occupant.player_id).is_bot:
+                continue  # the owner's browser is not the bot (_controls)
             row.disconnected_at = None
             run.note({"type": "PlayerReconnected", "player": seat})
             if row.sat_out_by_disconnect:
