@@ -48,7 +48,9 @@ from typing import Any
 
 from botkit.bot import Json
 from botkit.house.opponent_model import (
+    FIRST_BET,
     PREFLOP_PERCENTILE,
+    RE_RAISE,
     ActionStats,
     BoardInfo,
     WeightTable,
@@ -203,8 +205,8 @@ class EHSBot(RuleBasedBot):
             hand.pot += event["to"] - before
             hand.bets[seat] = event["to"]
             hand.current = max(hand.current, event["to"])
-        table = hand.tables.get(seat)
-        if seat == hand.me or table is None:
+        opp_table = hand.tables.get(seat)
+        if seat == hand.me or opp_table is None:
             if hand.street == 0 and kind in ("BetPlaced", "RaisePlaced"):
                 hand.raises += 1
                 hand.raiser = seat
@@ -216,13 +218,13 @@ class EHSBot(RuleBasedBot):
             if facing:
                 self.action_stats(name).faced_preflop_raise(kind == "PlayerFolded")
             if kind in ("BetPlaced", "RaisePlaced"):
-                table.preflop_action("raise", vpip, pfr, facing)
+                opp_table.preflop_action("raise", vpip, pfr, facing)
                 hand.raises += 1
                 hand.raiser = seat
             elif kind == "PlayerCalled":
-                table.preflop_action("call", vpip, pfr, facing)
+                opp_table.preflop_action("call", vpip, pfr, facing)
             elif kind == "PlayerChecked":
-                table.preflop_action("check", vpip, pfr)
+                opp_table.preflop_action("check", vpip, pfr)
             hand.version += 1
             return
         info = hand.info
@@ -231,14 +233,15 @@ class EHSBot(RuleBasedBot):
         stats = self.action_stats(name)
         if owed > 0:
             bucket = size_bucket(owed, pot_before)
+            context = RE_RAISE if before > 0 else FIRST_BET
             answer = {"PlayerCalled": "call", "PlayerFolded": "fold"}.get(kind, "raise")
-            stats.faced_bet(bucket, answer)
+            stats.faced_bet(bucket, answer, context)
             if answer != "fold":
-                table.postflop_action(info, answer, stats, bucket)
+                opp_table.postflop_action(info, answer, stats, bucket, context)
         elif kind != "PlayerFolded":
             bet = kind in ("BetPlaced", "RaisePlaced")
             stats.may_open(bet)
-            table.postflop_action(info, "bet" if bet else "check", stats)
+            opp_table.postflop_action(info, "bet" if bet else "check", stats)
         hand.version += 1
 
     # ------------------------------------------------------------ acting
@@ -373,7 +376,10 @@ class EHSBot(RuleBasedBot):
                     targets.add(int(current + fraction * (pot + to_call)))
                 if high <= current + 1.5 * (pot + to_call):
                     targets.add(high)
-            raise_rates = [s.raise_rate() for s in stats]
+            bets_in = self._hand.bets if self._hand is not None else {}
+            contexts = [RE_RAISE if bets_in.get(seat, 0) > 0 else FIRST_BET
+                        for seat, _ in seats_tables]
+            raise_rates = [s.raise_rate(c) for s, c in zip(stats, contexts, strict=True)]
             hs_raised = math.prod(
                 weighted_hand_strength(hole, info, t, t.quantile(info, max(0.05, r)))
                 for t, r in zip(tables, raise_rates, strict=True))
@@ -382,7 +388,7 @@ class EHSBot(RuleBasedBot):
                 added = target - v.my_bet
                 their_call = target - current
                 bucket = size_bucket(their_call, pot + added)
-                folds = [s.fold_rate(bucket) for s in stats]
+                folds = [s.fold_rate(bucket, c) for s, c in zip(stats, contexts, strict=True)]
                 p_fold = math.prod(folds)
                 hs_called = math.prod(
                     weighted_hand_strength(hole, info, t, t.quantile(info, 1 - f))

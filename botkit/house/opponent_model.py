@@ -54,6 +54,8 @@ __all__ = [
     "PAIRS",
     "PREFLOP_ORDER",
     "PREFLOP_PERCENTILE",
+    "FIRST_BET",
+    "RE_RAISE",
     "ActionStats",
     "BoardInfo",
     "WeightTable",
@@ -233,29 +235,37 @@ def size_bucket(amount: float, pot: float) -> int:
 
 PRIOR_WEIGHT = 8.0
 PRIOR_BET = 0.45
-PRIOR_FOLD = (0.3, 0.4, 0.5, 0.55)
-PRIOR_RAISE = 0.12
+PRIOR_FOLD = ((0.3, 0.4, 0.5, 0.55), (0.15, 0.2, 0.25, 0.3))
+PRIOR_RAISE = (0.12, 0.1)
 PRIOR_PREFLOP_FOLD = 0.5
+
+FIRST_BET, RE_RAISE = 0, 1
+"""Contexts of a faced bet: the first bet of the street against a player who has put
+nothing in on it, or a raise against one who has already bet or called."""
 
 
 @dataclass
 class ActionStats:
-    """Post-flop frequencies of one opponent that :class:`botkit.stats.StatsAccumulator`
-    does not keep: bets when it may open, and folds / raises when facing a bet, per
-    size bucket.  Rates are shrunk towards a prior worth ``PRIOR_WEIGHT`` observations.
+    """Frequencies of one opponent that :class:`botkit.stats.StatsAccumulator` does not
+    keep: post-flop bets when it may open, folds (per bet-size bucket) and raises when
+    it faces a bet — separately for a first bet and for a raise over its own bet — and
+    folds to pre-flop raises.  Rates are shrunk towards a prior worth
+    ``PRIOR_WEIGHT`` observations.
 
     >>> s = ActionStats()
     >>> for _ in range(20):
     ...     s.faced_bet(2, "fold")
-    >>> round(s.fold_rate(2), 2), s.fold_rate(0) == PRIOR_FOLD[0]
+    >>> round(s.fold_rate(2), 2), s.fold_rate(0) == PRIOR_FOLD[0][0]
     (0.86, True)
+    >>> s.fold_rate(2, RE_RAISE) == PRIOR_FOLD[RE_RAISE][2]
+    True
     """
 
     opened: int = 0
     bets: int = 0
-    faced: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    folds: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    raises: int = 0
+    faced: list[list[int]] = field(default_factory=lambda: [[0] * 4, [0] * 4])
+    folds: list[list[int]] = field(default_factory=lambda: [[0] * 4, [0] * 4])
+    raises: list[int] = field(default_factory=lambda: [0, 0])
     preflop_faced: int = 0
     preflop_folds: int = 0
 
@@ -274,24 +284,26 @@ class ActionStats:
         self.opened += 1
         self.bets += bet
 
-    def faced_bet(self, bucket: int, kind: str) -> None:
-        """It faced a bet of ``bucket`` and answered ``kind`` (fold, call, raise)."""
-        self.faced[bucket] += 1
-        self.folds[bucket] += kind == "fold"
-        self.raises += kind == "raise"
+    def faced_bet(self, bucket: int, kind: str, context: int = FIRST_BET) -> None:
+        """It faced a bet of ``bucket`` in ``context`` and answered ``kind`` (fold, call,
+        raise)."""
+        self.faced[context][bucket] += 1
+        self.folds[context][bucket] += kind == "fold"
+        self.raises[context] += kind == "raise"
 
     def bet_rate(self) -> float:
         """Share of opened post-flop streets where it bet."""
         return (self.bets + PRIOR_BET * PRIOR_WEIGHT) / (self.opened + PRIOR_WEIGHT)
 
-    def fold_rate(self, bucket: int) -> float:
-        """Share of bets of this size bucket it folded to."""
-        return ((self.folds[bucket] + PRIOR_FOLD[bucket] * PRIOR_WEIGHT)
-                / (self.faced[bucket] + PRIOR_WEIGHT))
+    def fold_rate(self, bucket: int, context: int = FIRST_BET) -> float:
+        """Share of bets of this size bucket (and context) it folded to."""
+        return ((self.folds[context][bucket] + PRIOR_FOLD[context][bucket] * PRIOR_WEIGHT)
+                / (self.faced[context][bucket] + PRIOR_WEIGHT))
 
-    def raise_rate(self) -> float:
-        """Share of faced post-flop bets it raised."""
-        return (self.raises + PRIOR_RAISE * PRIOR_WEIGHT) / (sum(self.faced) + PRIOR_WEIGHT)
+    def raise_rate(self, context: int = FIRST_BET) -> float:
+        """Share of faced post-flop bets (in ``context``) it raised."""
+        return ((self.raises[context] + PRIOR_RAISE[context] * PRIOR_WEIGHT)
+                / (sum(self.faced[context]) + PRIOR_WEIGHT))
 
 
 # ------------------------------------------------------------------ the weight table
@@ -405,7 +417,7 @@ class WeightTable:
             self.ramp(pct, 1 - pfr, BAND / 2, floor=0.35, invert=True)
 
     def postflop_action(self, info: BoardInfo, kind: str, stats: ActionStats,
-                        bucket: int = 0) -> None:
+                        bucket: int = 0, context: int = FIRST_BET) -> None:
         """Re-weight by a post-flop action on the board of ``info``.
 
         ``bet`` keeps the strongest ``bet_rate`` share of the table (floor: bluffs),
@@ -420,12 +432,12 @@ class WeightTable:
             self.ramp(s, self.quantile(info, stats.bet_rate()), POST_BAND, floor=0.4,
                       invert=True)
         elif kind == "call":
-            fold = stats.fold_rate(bucket)
-            raise_share = stats.raise_rate()
+            fold = stats.fold_rate(bucket, context)
+            raise_share = stats.raise_rate(context)
             self.ramp(s, self.quantile(info, 1 - fold), POST_BAND, floor=0.1)
             self.ramp(s, self.quantile(info, raise_share), POST_BAND, floor=0.6, invert=True)
         elif kind == "raise":
-            share = max(0.05, stats.raise_rate())
+            share = max(0.05, stats.raise_rate(context))
             self.ramp(s, self.quantile(info, share), POST_BAND, floor=0.05)
 
 
