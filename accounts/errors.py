@@ -51,3 +51,21 @@ class BalanceLimit(AccountsError):
     """The balance would leave ``±MAX_BALANCE`` (accounts.services)."""
 
     code = "balance_limit"
+
+
+class InvalidStyle(AccountsError):
+    """A house-bot style that no game has (botkit.house.house_bots)."""
+
+    code = "invalid_style"
+
+
+class InvalidParams(AccountsError):
+    """House-bot parameters that the style does not take, or out of range."""
+
+    code = "invalid_params"
+
+
+class StyleCannotPlay(AccountsError):
+    """A house bot's new style does not play the game of a table it sits at."""
+
+    code = "style_cannot_play"

@@ -166,6 +166,9 @@ class Player(models.Model):
     # House bots belong to the system account (accounts.services.house_owner), never
     # to a person: an owner is offered the player's turns and sees its cards.
     house_strategy = models.CharField(max_length=40, blank=True, default="")
+    # The house bot's parameters for its style (botkit.house.check_params), e.g.
+    # {"samples": 200} for ehs; {} for the style's defaults and for everyone else.
+    house_params = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
 

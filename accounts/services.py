@@ -10,6 +10,10 @@ caller can forget them.
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
+from django.apps import apps
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -21,11 +25,14 @@ from .errors import (
     BalanceLimit,
     InvalidAmount,
     InvalidName,
+    InvalidParams,
+    InvalidStyle,
     InvalidText,
     NameTaken,
     NotAllowed,
     PlayerDeleted,
     PlayerSeated,
+    StyleCannotPlay,
 )
 from .models import (
     LedgerEntry,
@@ -246,6 +253,153 @@ def create_house_bot(*, name: str, strategy: str, description: str = "") -> Play
         owner=house_owner(), name=name, kind=PlayerKind.BOT, house_strategy=strategy,
         description=description or f"House bot ({strategy}).",
     ))
+
+
+def house_bot_styles() -> dict[str, list[str]]:
+    """Every house-bot style a hosted game has (``botkit.house.house_bots``): style ->
+    the keys of the games it plays, in the registry's order."""
+    from botkit.house import house_bots
+    from engine.registry import GAMES
+
+    styles: dict[str, list[str]] = {}
+    for key in GAMES:
+        for style in house_bots(key):
+            styles.setdefault(style, []).append(key)
+    return styles
+
+
+def house_bot_params(style: str) -> dict[str, Any]:
+    """The parameters ``style`` takes in any hosted game: name -> JSON schema."""
+    from botkit.house import style_params
+    from engine.registry import GAMES
+
+    return style_params(style, list(GAMES))
+
+
+MAX_PARAMS_JSON = 2000  # characters of a house bot's parameters as JSON
+
+
+def _check_style(style: Any, params: Any) -> tuple[str, dict[str, Any]]:
+    from botkit.house import check_params
+    from engine.registry import GAMES
+
+    styles = house_bot_styles()
+    if not isinstance(style, str) or style not in styles:
+        known = ", ".join(sorted(styles))
+        raise InvalidStyle(f"There is no house-bot style {str(style)[:40]!r} (known: {known}).")
+    if params is None:
+        params = {}
+    try:
+        if len(json.dumps(params)) > MAX_PARAMS_JSON:
+            raise InvalidParams(f"The parameters are at most {MAX_PARAMS_JSON} characters "
+                                "of JSON.")
+        checked = check_params(style, params, list(GAMES))
+    except (ValueError, TypeError, KeyError) as exc:
+        raise InvalidParams(str(exc).strip("'\"")) from None
+    return style, checked
+
+
+def _check_description(description: Any) -> str:
+    if not isinstance(description, str) or len(description) > 2000:
+        raise InvalidText("A description is text of at most 2000 characters.")
+    problem = text_problem(description, multiline=True)
+    if problem:
+        raise InvalidText(problem)
+    return description
+
+
+def _seated_games(player: Player) -> list[str]:
+    """The games of the tables ``player`` sits at (looked up through the app registry:
+    accounts does not import tables)."""
+    try:
+        seat_model = apps.get_model("tables", "Seat")
+    except LookupError:
+        return []
+    return list(seat_model.objects.filter(player=player)
+                .values_list("table__game", flat=True).distinct())
+
+
+def add_house_bot(*, by: User, name: str, style: str, params: Any = None,
+                  description: str = "") -> Player:
+    """A new house bot made by a tester or superuser (the web page, the API, the admin):
+    owned by the system account, played by the table worker with ``style`` and
+    ``params``. Unlike :func:`create_house_bot` (the demo data's, idempotent) a taken
+    name is refused (``name_taken``)."""
+    if not by.can_manage_bots:
+        raise NotAllowed("Only testers and superusers may manage house bots.")
+    if not isinstance(name, str):
+        raise InvalidName("A name is text.")
+    _check_new_name(name)
+    style, checked = _check_style(style, params)
+    description = _check_description(description)
+    return _save_new_player(Player(
+        owner=house_owner(), name=name, kind=PlayerKind.BOT, house_strategy=style,
+        house_params=checked, description=description or f"House bot ({style})."))
+
+
+def update_house_bot(bot: Player, *, by: User, name: str | None = None,
+                     style: str | None = None, params: Any = None,
+                     description: str | None = None) -> Player:
+    """Rename a house bot, change its style, parameters or description (``None``:
+    unchanged). A new style must play the game of every table the bot sits at
+    (``style_cannot_play``); at a table its next decision is made by a fresh instance
+    with the new settings (tables.house)."""
+    if not by.can_manage_bots:
+        raise NotAllowed("Only testers and superusers may manage house bots.")
+    if not bot.is_house or bot.is_deleted:
+        raise NotAllowed("Only live house bots are managed here.")
+    if name is not None:
+        if not isinstance(name, str):
+            raise InvalidName("A name is text.")
+        _check_new_name(name, current=bot)
+    new_style = bot.house_strategy if style is None else style
+    new_params = bot.house_params if params is None and style is None else params
+    new_style, checked = _check_style(new_style, new_params)
+    if new_style != bot.house_strategy:
+        plays = house_bot_styles()[new_style]
+        cannot = sorted(set(_seated_games(bot)) - set(plays))
+        if cannot:
+            raise StyleCannotPlay(f"“{bot.name}” sits at a table of {', '.join(cannot)}, "
+                                  f"which the style {new_style!r} does not play; remove "
+                                  "it from that table first.")
+    if description is not None:
+        description = _check_description(description)
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().get(pk=bot.pk)
+        if name is not None:
+            locked.name = name
+        locked.house_strategy, locked.house_params = new_style, checked
+        if description is not None:
+            locked.description = description
+        try:
+            with transaction.atomic():
+                locked.save(update_fields=["name", "house_strategy", "house_params",
+                                           "description"])
+        except IntegrityError as exc:
+            raise NameTaken(f"The name “{name}” is already taken by another player.") from exc
+    bot.refresh_from_db()
+    return bot
+
+
+def delete_house_bot(bot: Player, *, by: User) -> None:
+    """Delete a house bot (kept for histories, like every player). Refused while it
+    sits at a table (``player_seated``: remove it from the table first — it leaves
+    through the leave path and its stack is cashed out through the ledger)."""
+    if not by.can_manage_bots:
+        raise NotAllowed("Only testers and superusers may manage house bots.")
+    if not bot.is_house:
+        raise NotAllowed("Only house bots are managed here.")
+    try:
+        seat_model = apps.get_model("tables", "Seat")
+    except LookupError:
+        seat_model = None
+    if seat_model is not None:
+        tables = sorted(seat_model.objects.filter(player=bot)
+                        .values_list("table__name", flat=True))
+        if tables:
+            raise PlayerSeated(f"“{bot.name}” sits at {', '.join(tables)}: remove it from the "
+                               "table first (its chips are cashed out), then delete it.")
+    delete_player(bot)
 
 
 def adopt_house_bots() -> int:

@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import longpoll, views
+from . import house_bots, longpoll, views
 from .errors import not_found
 
 urlpatterns = [
@@ -30,6 +30,10 @@ urlpatterns = [
     path("bots/", views.BotsView.as_view(), name="api-bots"),
     path("bots/<int:bot_id>/", views.BotView.as_view(), name="api-bot"),
     path("bots/<int:bot_id>/token/", views.BotTokenView.as_view(), name="api-bot-token"),
+    path("house-bots/", house_bots.HouseBotsView.as_view(), name="api-house-bots"),
+    path("house-bots/styles/", house_bots.HouseBotStylesView.as_view(),
+         name="api-house-bot-styles"),
+    path("house-bots/<int:bot_id>/", house_bots.HouseBotView.as_view(), name="api-house-bot"),
     path("matches/", views.MatchesView.as_view(), name="api-matches"),
     path("matches/<int:match_id>/", views.MatchView.as_view(), name="api-match"),
     path("matches/<int:match_id>/phh", views.MatchPhhView.as_view(), name="api-match-phh"),

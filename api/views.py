@@ -139,7 +139,14 @@ class MeView(ApiView):
 
 
 def game_json(game: Game) -> dict[str, Any]:
-    return {**game.info.to_json(), "settings_schema": game.settings_schema()}
+    """The game's description; ``house_bot_styles``: every house-bot style that plays it
+    (``botkit.house.house_bots``) with the JSON schema of its parameters."""
+    from botkit.house import house_bots, params_schema
+
+    key = game.info.key
+    return {**game.info.to_json(), "settings_schema": game.settings_schema(),
+            "house_bot_styles": [{"style": style, "params": params_schema(style, key)}
+                                 for style in house_bots(key)]}
 
 
 class GamesView(ApiView):
