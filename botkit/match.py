@@ -49,8 +49,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from botkit.aivat import MatchTracker, split_policy, supported
 from botkit.bot import BotLike, Json, overrides
-from botkit.results import BotResult, MatchResult, per_hand_ci
+from botkit.results import BotResult, MatchResult, estimates, per_hand_ci
 from engine.errors import EngineError
 from engine.game import Event, Game, RoundEnded, RoundStarted, Viewer, ViewFn
 from engine.registry import get_game
@@ -200,6 +201,8 @@ def play_match(
     game: str = "holdem",
     game_settings: Json | None = None,
     seat_options: Json | None = None,
+    aivat: bool = False,
+    aivat_samples: int | None = None,
 ) -> MatchResult:
     """Play ``hands`` hands between ``bots`` (name -> bot, one per seat).
 
@@ -216,10 +219,26 @@ def play_match(
     export PHH; others: each round's export, or its record as JSON, to
     ``<dir>/match.txt``).  With ``record`` the result keeps per hand which bot sat
     where and what happened (Hold'em: the button, the cards, the board).
+
+    ``aivat`` (Texas Hold'em) also corrects every hand with :mod:`botkit.aivat`
+    (``aivat_samples`` fixes its Monte-Carlo boards per pre-flop equity): each bot's
+    ``estimates`` then have ``aivat`` (and ``aivat_duplicate``) beside ``raw`` and
+    ``duplicate``.  Bots that can report their policy (a boolean ``send_policy``
+    attribute, e.g. the ``random`` and ``rule_based`` house bots) are asked to; any
+    bot's answer may carry ``"policy"`` (checked, then used; a malformed one is
+    dropped and counted in ``policy_errors``).
     """
     names = list(bots)
     setup = _setup(game, names, settings, game_settings, seat_options)
     g, info = setup.game, setup.game.info
+    tracker: MatchTracker | None = None
+    if aivat:
+        if not supported(info.key):
+            raise ValueError("AIVAT corrects Texas Hold'em matches only.")
+        tracker = MatchTracker(setup.divisor, seed, aivat_samples)
+        for bot in bots.values():
+            if isinstance(getattr(bot, "send_policy", None), bool):
+                bot.send_policy = True  # type: ignore[attr-defined]
     n = len(names)
     reset = settings.reset_stacks if settings is not None else True
     state = _table(setup, names)
@@ -231,6 +250,8 @@ def play_match(
     chance = _Chance(g, seed, duplicate)
     per_hand: dict[str, list[int]] = {name: [] for name in names}
     groups: dict[str, list[int]] = {name: [0] * deals for name in names}
+    corrected: dict[str, list[float]] = {name: [] for name in names}
+    corrected_groups: dict[str, list[float]] = {name: [0.0] * deals for name in names}
     cumulative: dict[str, list[int]] = {name: [] for name in names}
     totals = dict.fromkeys(names, 0)
     carried = dict(zip(names, start_chips, strict=True))
@@ -261,8 +282,13 @@ def play_match(
                                  else carried[name] for seat, name in enumerate(at_seat)]
                     g.prepare_round(state, at_seat, chips, deal % n, setup.seat_options)
                     nets, ended, opened = _play_round(setup, state, seating, make_view,
-                                                      chance.deal(deal, state), illegal)
+                                                      chance.deal(deal, state), illegal,
+                                                      tracker)
                     rounds = 1
+                    if tracker is not None:
+                        for seat, value in enumerate(tracker.finish(state, nets)):
+                            corrected[at_seat[seat]].append(value)
+                            corrected_groups[at_seat[seat]][deal] += value
                 for seat, name in enumerate(at_seat):
                     net = nets[seat]
                     per_hand[name].append(net)
@@ -296,9 +322,13 @@ def play_match(
             mean, half = per_hand_ci(groups[name], rotations)
         else:
             mean, half = per_hand_ci(per_hand[name], 1)
-        results[name] = BotResult(name, len(per_hand[name]), totals[name],
-                                  factor * mean / divisor, factor * half / divisor,
-                                  illegal[name])
+        results[name] = BotResult(
+            name, len(per_hand[name]), totals[name], factor * mean / divisor,
+            factor * half / divisor, illegal[name],
+            estimates(per_hand[name], groups[name] if duplicate else None, rotations,
+                      factor / divisor, corrected[name] if tracker else None,
+                      corrected_groups[name] if tracker and duplicate else None),
+            tracker.errors.get(name, 0) if tracker else 0)
     crosstable = None
     if n > 2:
         crosstable = {a: {b: factor * sum(both[a, b]) / (2 * len(both[a, b]) * divisor)
@@ -313,6 +343,11 @@ def play_match(
         settings=setup.summary, hands=played, deals=deals,
         duplicate=duplicate, seed=seed, seconds=seconds, bots=results, crosstable=crosstable,
         cumulative=cumulative, records=records, game=info.key, unit=setup.unit,
+        aivat=None if tracker is None else {
+            "value_function": "all-in equity", "decisions": tracker.estimator.decisions,
+            "samples": aivat_samples or "adaptive", "seconds": tracker.seconds,
+            "policy_errors": sum(tracker.errors.values()), "last_policy_error":
+                tracker.last_error},
     )
 
 
@@ -332,9 +367,10 @@ def _play_round(
     make_view: ViewFn,
     chance: Json,
     illegal: dict[str, int],
+    tracker: MatchTracker | None = None,
 ) -> tuple[list[int], RoundEnded, RoundStarted]:
     """Play one round from ``chance``; each seat's result, the round's RoundEnded and
-    its RoundStarted."""
+    its RoundStarted. An answer's ``"policy"`` goes to ``tracker`` (else it is dropped)."""
     game = setup.game
     to_act = game.to_act
     apply = game.apply
@@ -355,7 +391,13 @@ def _play_round(
                     _broadcast(game, observers, events)
                 continue
             seat = waiting[0]
-        answer = bots[seat].act(make_view(state, seat))
+        view = make_view(state, seat)
+        answer = bots[seat].act(view)
+        pending = None
+        if type(answer) is dict and "policy" in answer:
+            answer, policy = split_policy(answer)
+            if tracker is not None:
+                pending = tracker.decided(names[seat], state, view, answer, policy)
         try:
             events = apply(state, seat, answer)
         except EngineError:
@@ -364,6 +406,9 @@ def _play_round(
                 refused = (refused or set()) | {seat}
                 continue
             events = game.timeout(state)
+        else:
+            if pending is not None:
+                tracker.played(pending)  # type: ignore[union-attr]
         if observers:
             _broadcast(game, observers, events)
     ended = _round_ended(events)
@@ -520,6 +565,11 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="duplicate series length in deals (default: one series)")
     parser.add_argument("--phh-out", type=Path,
                         help="write the hands to DIR/match.phhs (other games: DIR/match.txt)")
+    parser.add_argument("--aivat", action="store_true",
+                        help="Texas Hold'em: also report AIVAT-corrected results (variance "
+                             "reduction, docs/aivat.md; costs about 1-3 ms per hand)")
+    parser.add_argument("--aivat-samples", type=int, default=None,
+                        help="Monte-Carlo boards per pre-flop equity (default: by the pot)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     return parser.parse_args(argv)
 
@@ -567,7 +617,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = play_match(bots, settings, hands=args.hands, seed=args.seed,
                             duplicate=args.duplicate, series_length=args.series or None,
                             phh_out=args.phh_out, record=False, game=args.game,
-                            game_settings=args.settings)
+                            game_settings=args.settings, aivat=args.aivat,
+                            aivat_samples=args.aivat_samples)
     except (ValueError, MalformedAction) as error:
         print(error, file=sys.stderr)
         return 2

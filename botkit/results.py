@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Z95", "BotResult", "MatchResult", "mean_ci", "per_hand_ci"]
+__all__ = ["Z95", "BotResult", "MatchResult", "estimates", "mean_ci", "per_hand_ci"]
 
 Z95 = 1.959963984540054
 """The two-sided 95 % quantile of the standard normal distribution."""
@@ -49,9 +49,47 @@ def per_hand_ci(groups: Sequence[float], hands_per_group: int) -> tuple[float, f
     return mean / hands_per_group, half / hands_per_group
 
 
+def estimates(per_hand: Sequence[float], groups: Sequence[float] | None, rotations: int,
+              scale: float, corrected: Sequence[float] | None = None,
+              corrected_groups: Sequence[float] | None = None) -> dict[str, dict[str, float]]:
+    """The estimates of one bot's result per hand, each ``{"mbb_per_hand", "ci95",
+    "variance_reduction"}`` (``scale`` turns chips into the unit, e.g. 1000 / big
+    blind): ``raw`` (the variance over hands), ``duplicate`` (over deal groups of
+    ``rotations`` hands, when ``groups`` are given), ``aivat`` (the corrected results
+    per hand, :mod:`botkit.aivat`) and ``aivat_duplicate`` (corrected, over deal
+    groups).  ``variance_reduction`` is (raw half-width / this half-width)²: how many
+    times fewer hands the estimate needs for the raw interval's width.
+
+    >>> e = estimates([4, -4, 2, -2], [0, 0], 2, 1.0, [1, -1, 1, -1], [0, 0])
+    >>> e["raw"]["mbb_per_hand"], round(e["aivat"]["variance_reduction"], 1)
+    (0.0, 10.0)
+    """
+    out: dict[str, dict[str, float]] = {}
+
+    def put(key: str, values: Sequence[float], size: int) -> None:
+        mean, half = per_hand_ci(values, size)
+        out[key] = {"mbb_per_hand": scale * mean, "ci95": scale * half}
+
+    put("raw", per_hand, 1)
+    if groups is not None:
+        put("duplicate", groups, rotations)
+    if corrected is not None:
+        put("aivat", corrected, 1)
+        if corrected_groups is not None:
+            put("aivat_duplicate", corrected_groups, rotations)
+    raw = out["raw"]["ci95"]
+    for entry in out.values():
+        half = entry["ci95"]
+        entry["variance_reduction"] = ((raw / half) ** 2 if half > 0 and math.isfinite(half)
+                                       else math.inf if raw > 0 else 1.0)
+    return out
+
+
 @dataclass
 class BotResult:
-    """One bot's result: chips and milli-big-blinds per hand with a 95 % half-width."""
+    """One bot's result: chips and milli-big-blinds per hand with a 95 % half-width
+    (the match's own estimate: duplicate in a duplicate match, else raw), and every
+    estimate computed (:func:`estimates`)."""
 
     name: str
     hands: int
@@ -59,11 +97,22 @@ class BotResult:
     mbb_per_hand: float
     ci95: float
     illegal: int = 0
+    estimates: dict[str, dict[str, float]] = field(default_factory=dict)
+    policy_errors: int = 0  # policies refused (botkit.aivat.validate_policy)
 
     def to_json(self) -> dict[str, Any]:
         """Plain dict."""
-        return {"name": self.name, "hands": self.hands, "net": self.net,
-                "mbb_per_hand": self.mbb_per_hand, "ci95": self.ci95, "illegal": self.illegal}
+        data: dict[str, Any] = {
+            "name": self.name, "hands": self.hands, "net": self.net,
+            "mbb_per_hand": self.mbb_per_hand, "ci95": self.ci95, "illegal": self.illegal}
+        if self.estimates:
+            data["estimates"] = self.estimates
+        if "aivat" in self.estimates:
+            best = self.estimates.get("aivat_duplicate") or self.estimates["aivat"]
+            data["aivat_mbb_per_hand"] = best["mbb_per_hand"]
+            data["aivat_ci95"] = best["ci95"]
+            data["policy_errors"] = self.policy_errors
+        return data
 
 
 @dataclass
@@ -82,6 +131,7 @@ class MatchResult:
     records: list[dict[str, Any]] = field(default_factory=list)
     game: str = "holdem"
     unit: str = "mbb/hand"  # of BotResult.mbb_per_hand / ci95 and the crosstable
+    aivat: dict[str, Any] | None = None  # the estimator's summary (botkit.aivat) if it ran
 
     @property
     def hands_per_second(self) -> float:
@@ -103,6 +153,7 @@ class MatchResult:
             "hands_per_second": self.hands_per_second,
             "bots": {name: r.to_json() for name, r in self.bots.items()},
             "crosstable": self.crosstable,
+            **({"aivat": self.aivat} if self.aivat is not None else {}),
             "cumulative_step": step,
             "cumulative": {name: s[step - 1 :: step] for name, s in self.cumulative.items()},
             **({"records": self.records} if records else {}),
@@ -137,6 +188,8 @@ class MatchResult:
                          f"{format(r.mbb_per_hand, '+' + digits):>10}"
                          f" {'± ' + format(r.ci95, digits):>10}"
                          + (f"  ({r.illegal} illegal actions)" if r.illegal else ""))
+        if self.aivat is not None:
+            lines += self._estimates(digits)
         if self.crosstable:
             names = list(self.crosstable)
             lines += ["", f"pairwise {self.unit} (row vs column)",
@@ -148,3 +201,31 @@ class MatchResult:
                 )
                 lines.append(f"{a:<20}{cells}")
         return "\n".join(lines)
+
+    def _estimates(self, digits: str) -> list[str]:
+        """The raw, duplicate and AIVAT estimates side by side, with the variance
+        reduction of each (raw variance / its variance)."""
+        keys = [k for k in ("raw", "duplicate", "aivat", "aivat_duplicate")
+                if any(k in r.estimates for r in self.bots.values())]
+        titles = {"raw": "raw", "duplicate": "duplicate", "aivat": "AIVAT",
+                  "aivat_duplicate": "AIVAT+dup"}
+        a = self.aivat or {}
+        lines = ["", f"variance reduction ({self.unit} ± 95% CI; ×: raw variance / variance); "
+                 f"AIVAT: {a.get('decisions', 0)} decisions with a policy, "
+                 f"{a.get('seconds', 0.0):.1f} s"]
+        lines.append(f"{'bot':<20}" + "".join(f"{titles[k]:>24}" for k in keys))
+        for r in sorted(self.bots.values(), key=lambda r: -r.mbb_per_hand):
+            cells = []
+            for k in keys:
+                e = r.estimates.get(k)
+                if e is None:
+                    cells.append(f"{'':>24}")
+                    continue
+                text = (f"{format(e['mbb_per_hand'], '+' + digits)} ± "
+                        f"{format(e['ci95'], digits)}" + (f" ×{e['variance_reduction']:.1f}"
+                                                         if k != "raw" else ""))
+                cells.append(f"{text:>24}")
+            lines.append(f"{r.name:<20}" + "".join(cells)
+                         + (f"  ({r.policy_errors} policies refused)"
+                            if r.policy_errors else ""))
+        return lines

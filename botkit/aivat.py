@@ -1,0 +1,617 @@
+"""AIVAT-style variance reduction for Texas Hold'em results (Burch et al. 2018).
+
+A hand's result ``u_i(z)`` (chips won or lost by player ``i``) is mostly luck: the
+cards.  AIVAT adds to it, at every node ``h`` of the hand where the distribution
+of what happens next is *known*, a correction term with expectation zero::
+
+    corrected_i(z) = u_i(z) + Σ_{chance h ⊏ z} ( E_{c~chance(h)}[V_i(h·c)] − V_i(h·c_z) )
+                            + Σ_{decisions h ⊏ z with a policy π} ( Σ_a π(a)·V_i(h·a) − V_i(h·a_z) )
+
+Each term has conditional expectation zero given the history ``h`` before it (the
+chance outcome ``c_z`` is drawn from ``chance(h)``, the action ``a_z`` from the
+policy ``π`` the bot reported), so ``E[corrected] = E[u]`` whatever ``V`` is
+(unbiased), provided ``V`` does not depend on the outcomes being evaluated: it is
+**fixed before the data**.  A good ``V`` makes the terms cancel the luck: the
+closer ``V_i(h)`` is to the expected result from ``h``, the smaller the variance.
+
+**The value function** (fixed, no parameters learnt from any match):
+``V_i(h)`` is player ``i``'s *all-in equity* value of the hand as it stands — every
+player still in checks it down from here with the chips already in the middle:
+``V_i(h) = Σ_pots share_i(pot) − contributed_i``, where the pots are the side pots of
+the current contributions (uncalled chips go back to their owner; folded players'
+chips are dead money), and ``share_i`` is the expected share of the pot over every
+way the board can be completed, with **every** player's hole cards known (the
+estimator runs after the hand with the whole deck; ties split).  It sums to zero
+over the players, so the corrected results do too.
+
+**The chance nodes** of a hand and what their expectation is over:
+
+* *hole cards* — over every deal of the private cards: by symmetry (the deal is
+  exchangeable among the players) each player's expected share of a pot is
+  ``1/len(eligible)``, so ``E[V_i] = Σ_pots amount/len(eligible) − contributed_i``
+  exactly (only the blinds and antes are in);
+* *flop, turn, river* — over the public cards, given every hole card dealt (also the
+  folded players': they are out of the deck).  ``E_c[V(h·c)]`` is the equity before
+  the cards came: exact for the turn (every turn and river card) and the river
+  (every river card); for the flop (``C(48, 5)`` = 1.7 M boards heads-up) it is a
+  Monte-Carlo estimate from boards drawn by the estimator's own generator, seeded
+  from the estimator's seed and the hole cards, never from the match's deck.  An
+  unbiased estimate keeps the corrected result unbiased (its expectation is the
+  exact value; the samples are independent of the bots' and the deck's chance);
+  the same sample gives ``V`` at the pre-flop nodes.  The number of samples grows
+  with the pre-flop pot (``samples_for``: about 0.25 BB of noise).
+
+**Decisions with a policy**: a bot may send, with its action, the probability of
+every move it might have made (:func:`validate_policy`).  The term is
+``Σ_a π(a)·V_i(h·a) − V_i(h·a_z)`` for every player ``i``; ``V_i(h·a)`` applies the
+move to the contributions (fold: out of the pot; call: the call, capped by the
+stack; bet/raise to ``x``: ``x`` minus the street's bet so far; check, show, muck:
+nothing).  A policy entry may give an amount *range* (``"range": {"amount": [lo,
+hi]}``: every whole amount equally likely, e.g. the ``random`` bot); its mean value
+is exact (``V`` is piecewise linear in the amount).  Decisions without a policy get
+no term.
+
+What is not corrected: the private cards of a bot whose strategy is known (the
+paper's strongest term evaluates the bot's policy for the hands it could have held;
+a policy sent with one action says nothing about the other hands), and the
+decisions of bots without a policy.
+
+>>> est = Aivat(big_blind=2)
+>>> events = [{"type": "BlindPosted", "player": 0, "amount": 1},
+...           {"type": "BlindPosted", "player": 1, "amount": 2},
+...           {"type": "HoleCardsDealt", "player": 0, "cards": "AsAh"},
+...           {"type": "HoleCardsDealt", "player": 1, "cards": "7c2d"},
+...           {"type": "PlayerFolded", "player": 0}]
+>>> c = est.hand(events, stacks=[400, 400], nets=[-1, 1])
+>>> [round(x, 1) for x in c.corrected]  # folding aces gives away their equity too
+[-1.8, 1.8]
+>>> c.nodes
+['deal']
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import eval7
+
+__all__ = ["MAX_POLICY", "Aivat", "HandCorrection", "Outlook", "PolicyError", "policy_matches",
+           "samples_for", "validate_policy"]
+
+Json = dict[str, Any]
+
+MAX_POLICY = 64
+"""The most entries a policy may have."""
+POLICY_TOLERANCE = 1e-3
+"""How far the probabilities' sum may be from 1 (they are then scaled to sum to 1)."""
+
+_RANKS, _SUITS = "23456789TJQKA", "cdhs"
+_CARD = {r + s: eval7.Card(r + s) for r in _RANKS for s in _SUITS}
+_DECK = tuple(_CARD)
+_evaluate = eval7.evaluate
+
+
+# ------------------------------------------------------------------ policies
+
+
+class PolicyError(ValueError):
+    """A malformed policy; ``code`` is the protocol's error code (``invalid_policy``)."""
+
+    code = "invalid_policy"
+
+
+def _check_move(moves: Sequence[Json], move: Any) -> None:
+    from engine.errors import EngineError
+    from engine.game import check_move
+
+    try:
+        check_move(moves, move)
+    except EngineError as error:
+        raise PolicyError(f"policy: {json.dumps(move)[:80]} is refused: {error.reason}"
+                          ) from None
+
+
+def validate_policy(moves: Sequence[Json], policy: Any, action: Json | None = None
+                    ) -> list[Json]:
+    """The checked policy (probabilities scaled to sum to exactly 1), or PolicyError.
+
+    ``moves`` are the turn's legal moves (``view["moves"]``); ``policy`` is a list of
+    1 to :data:`MAX_POLICY` entries ``{"move": <answer>, "p": <probability>}``, each
+    move legal now (as an answer: bet/raise with its amount) and listed once, each
+    ``p`` a number in [0, 1], their sum 1 (± :data:`POLICY_TOLERANCE`).  An entry may
+    instead give a uniform range for a number parameter: ``{"move": {"kind": "raise"},
+    "range": {"amount": [lo, hi]}, "p": 0.25}`` — every whole amount from ``lo`` to
+    ``hi`` (both legal) with probability ``p / (hi − lo + 1)``.  With ``action`` (the
+    move played), it must have a positive probability in the policy.
+
+    >>> moves = [{"kind": "fold", "label": "Fold"}, {"kind": "call", "label": "Call 1"},
+    ...          {"kind": "raise", "label": "Raise to",
+    ...           "params": {"amount": {"type": "number", "min": 4, "max": 400}}}]
+    >>> validate_policy(moves, [{"move": {"kind": "fold"}, "p": 0.5},
+    ...                         {"move": {"kind": "raise", "amount": 6}, "p": 0.5}])
+    [{'move': {'kind': 'fold'}, 'p': 0.5}, {'move': {'kind': 'raise', 'amount': 6}, 'p': 0.5}]
+    >>> try:
+    ...     validate_policy(moves, [{"move": {"kind": "check"}, "p": 1}])
+    ... except PolicyError as error:
+    ...     print(error.code, error)
+    invalid_policy policy: {"kind": "check"} is refused: 'check' is not a legal move now.
+    """
+    if not isinstance(policy, list):
+        raise PolicyError("policy must be a list of {\"move\", \"p\"} entries.")
+    if not 1 <= len(policy) <= MAX_POLICY:
+        raise PolicyError(f"policy has 1 to {MAX_POLICY} entries, not {len(policy)}.")
+    checked: list[Json] = []
+    seen: set[str] = set()
+    total = 0.0
+    for entry in policy:
+        if not isinstance(entry, dict) or not {"move", "p"} <= set(entry) \
+                or set(entry) - {"move", "p", "range"}:
+            raise PolicyError('Each policy entry is {"move": {...}, "p": number} '
+                              '(optionally "range").')
+        move, p = entry["move"], entry["p"]
+        if type(p) not in (int, float) or not math.isfinite(p) or not 0 <= p <= 1:
+            raise PolicyError(f"policy: p must be a number from 0 to 1, not {p!r}.")
+        if not isinstance(move, dict):
+            raise PolicyError("policy: each move is an object {\"kind\": ...}.")
+        out: Json = {"move": dict(move), "p": float(p)}
+        if "range" in entry:
+            spans = entry["range"]
+            if not isinstance(spans, dict) or len(spans) != 1:
+                raise PolicyError('policy: "range" is {"<parameter>": [low, high]}.')
+            (name, span), = spans.items()
+            if (name in move or not isinstance(span, list) or len(span) != 2
+                    or any(type(x) is not int for x in span) or span[0] > span[1]):
+                raise PolicyError(f"policy: range {name!r} must be [low, high], whole numbers "
+                                  "with low <= high, for a parameter the move leaves out.")
+            for bound in span:
+                _check_move(moves, {**move, name: bound})
+            out["range"] = {name: [span[0], span[1]]}
+            key = json.dumps([move, out["range"]], sort_keys=True)
+        else:
+            _check_move(moves, move)
+            key = json.dumps(move, sort_keys=True)
+        if key in seen:
+            raise PolicyError(f"policy: {json.dumps(move)[:80]} is listed twice.")
+        seen.add(key)
+        total += p
+        checked.append(out)
+    if abs(total - 1.0) > POLICY_TOLERANCE:
+        raise PolicyError(f"policy: the probabilities sum to {total:.6g}, not 1.")
+    for out in checked:
+        out["p"] /= total
+    if action is not None and not any(
+            e["p"] > 0 and policy_matches(e, action) for e in checked):
+        raise PolicyError("policy: the action played has no positive probability in it.")
+    return checked
+
+
+def policy_matches(entry: Json, action: Json) -> bool:
+    """True if ``action`` is the entry's move (or in its range)."""
+    move = entry["move"]
+    spans = entry.get("range")
+    if not spans:
+        return bool(move == action)
+    (name, (low, high)), = spans.items()
+    value = action.get(name)
+    return ({k: v for k, v in action.items() if k != name} == move
+            and type(value) is int and low <= value <= high)
+
+
+# ------------------------------------------------------------------ equities
+
+
+def _pattern2(a: int, b: int) -> tuple[int, ...]:
+    return (1, 0) if a > b else (0, 1) if b > a else (0, 0)
+
+
+def _pattern(values: Sequence[int]) -> tuple[int, ...]:
+    order = {v: i for i, v in enumerate(sorted(set(values)))}
+    return tuple(order[v] for v in values)
+
+
+@dataclass(slots=True)
+class Outlook:
+    """How the hands of ``live`` (positions) rank when the board is completed: the
+    rank pattern of every completion (``counts``: pattern -> number of boards; a
+    pattern gives each live player's rank among them, higher wins) out of ``total``."""
+
+    live: tuple[int, ...]
+    counts: dict[tuple[int, ...], int]
+    total: int
+
+    @classmethod
+    def of(cls, holes: Sequence[str], live: Sequence[int], board: str,
+           samples: int | None = None, rng: random.Random | None = None) -> Outlook:
+        """Every completion of ``board`` (``samples`` None), or ``samples`` random ones
+        drawn with ``rng``; ``holes`` are every dealt player's cards (all are dead)."""
+        dead = set(board[i:i + 2] for i in range(0, len(board), 2))
+        for cards in holes:
+            dead.update(cards[i:i + 2] for i in range(0, len(cards), 2))
+        rest = [_CARD[c] for c in _DECK if c not in dead]
+        known = [_CARD[board[i:i + 2]] for i in range(0, len(board), 2)]
+        hands = [[_CARD[holes[p][i:i + 2]] for i in range(0, len(holes[p]), 2)] + known
+                 for p in live]
+        need = 5 - len(known)
+        boards: Iterable[Sequence[eval7.Card]]
+        if samples is None:
+            boards = itertools.combinations(rest, need)
+        else:
+            draw = (rng or random.Random(0)).sample
+            boards = (draw(rest, need) for _ in range(samples))
+        counts: dict[tuple[int, ...], int] = {}
+        total = 0
+        if len(hands) == 2:
+            first, second = hands
+            for extra in boards:
+                key = _pattern2(_evaluate(first + list(extra)), _evaluate(second + list(extra)))
+                counts[key] = counts.get(key, 0) + 1
+                total += 1
+        else:
+            for extra in boards:
+                tail = list(extra)
+                key = _pattern([_evaluate(h + tail) for h in hands])
+                counts[key] = counts.get(key, 0) + 1
+                total += 1
+        return cls(tuple(live), counts, total)
+
+    def values(self, contributed: Sequence[float], alive: Sequence[bool]) -> list[float]:
+        """Each player's expected net (chips) if the players in ``alive`` checked the
+        hand down with ``contributed`` in the middle: side pots, dead chips of
+        folded players, uncalled chips back to their owner, ties split."""
+        out = [-float(c) for c in contributed]
+        players = [p for p in self.live if alive[p]]
+        if len(players) == 1:
+            out[players[0]] += float(sum(contributed))
+            return out
+        shared: list[tuple[float, list[int]]] = []
+        for amount, eligible in _layers(contributed, players):
+            if len(eligible) == 1:
+                out[eligible[0]] += amount
+            elif amount:
+                shared.append((amount, eligible))
+        if not shared:
+            return out
+        index = {p: i for i, p in enumerate(self.live)}
+        total = self.total
+        for pattern, count in self.counts.items():
+            weight = count / total
+            for amount, eligible in shared:
+                best = max(pattern[index[p]] for p in eligible)
+                winners = [p for p in eligible if pattern[index[p]] == best]
+                share = amount * weight / len(winners)
+                for p in winners:
+                    out[p] += share
+        return out
+
+
+def _layers(contributed: Sequence[float], players: Sequence[int]
+            ) -> list[tuple[float, list[int]]]:
+    """The pots of ``contributed`` among the live ``players``: (amount, eligible).
+    Chips of folded players above the highest live contribution join the last pot."""
+    levels = sorted({contributed[p] for p in players})
+    layers: list[tuple[float, list[int]]] = []
+    previous = 0.0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, previous) for c in contributed)
+        layers.append((amount, [p for p in players if contributed[p] >= level]))
+        previous = level
+    extra = sum(max(0.0, c - previous) for c in contributed)
+    if extra and layers:
+        amount, eligible = layers[-1]
+        layers[-1] = (amount + extra, eligible)
+    return layers
+
+
+def expected_deal_values(contributed: Sequence[float], alive: Sequence[bool]) -> list[float]:
+    """``E[V]`` over the deal of the hole cards: every eligible player's share of a pot
+    is equal by symmetry."""
+    out = [-float(c) for c in contributed]
+    players = [p for p in range(len(contributed)) if alive[p]]
+    for amount, eligible in _layers(contributed, players):
+        for p in eligible:
+            out[p] += amount / len(eligible)
+    return out
+
+
+def samples_for(pot_bb: float, low: int = 64, high: int = 4000) -> int:
+    """Monte-Carlo boards for the pre-flop equity of a hand whose pre-flop pot reached
+    ``pot_bb`` big blinds: the standard error of a share is at most 0.5/√n of the pot,
+    so (2·pot)² boards keep it near 0.25 BB, between ``low`` and ``high``."""
+    return max(low, min(high, math.ceil(4 * pot_bb * pot_bb)))
+
+
+# ------------------------------------------------------------------ hands
+
+_ACTIONS = frozenset({"PlayerChecked", "PlayerCalled", "BetPlaced", "RaisePlaced",
+                      "PlayerFolded", "CardsShown", "CardsMucked"})
+
+
+@dataclass(slots=True)
+class _State:
+    contributed: list[float]
+    bets: list[float]
+    stacks: list[float]
+    alive: list[bool]
+
+    def copy(self) -> _State:
+        return _State(list(self.contributed), list(self.bets), list(self.stacks),
+                      list(self.alive))
+
+    def put(self, player: int, chips: float) -> None:
+        self.contributed[player] += chips
+        self.bets[player] += chips
+        self.stacks[player] -= chips
+
+    def event(self, e: Json) -> None:
+        kind, player = e["type"], e.get("player", -1)
+        if kind == "BlindPosted":
+            if e.get("dead"):
+                self.contributed[player] += e["amount"]
+                self.stacks[player] -= e["amount"]
+            else:
+                self.put(player, e["amount"])
+        elif kind in ("AntePosted", "BringInPosted"):
+            self.contributed[player] += e["amount"]
+            self.stacks[player] -= e["amount"]
+        elif kind == "PlayerCalled":
+            self.put(player, e["amount"])
+        elif kind in ("BetPlaced", "RaisePlaced"):
+            self.put(player, e["to"] - self.bets[player])
+        elif kind == "PlayerFolded":
+            self.alive[player] = False
+        elif kind == "UncalledBetReturned":
+            self.put(player, -e["amount"])
+        elif kind == "BoardDealt":
+            self.bets = [0.0] * len(self.bets)
+
+    def move(self, player: int, move: Json) -> _State:
+        """The state after ``player`` makes ``move`` (an answer)."""
+        after = self.copy()
+        kind = move.get("kind")
+        if kind == "fold":
+            after.alive[player] = False
+        elif kind == "call":
+            after.put(player, min(max(self.bets) - self.bets[player], self.stacks[player]))
+        elif kind in ("bet", "raise"):
+            after.put(player, min(move["amount"] - self.bets[player], self.stacks[player]))
+        return after
+
+
+@dataclass(slots=True)
+class HandCorrection:
+    """One hand's AIVAT: per position the raw result, the corrected one, and every
+    correction term (``chance[k]`` belongs to ``nodes[k]``: deal, flop, turn, river;
+    ``action[k]`` to the decision at event ``decisions[k]``)."""
+
+    raw: list[int]
+    corrected: list[float]
+    nodes: list[str] = field(default_factory=list)
+    chance: list[list[float]] = field(default_factory=list)
+    decisions: list[int] = field(default_factory=list)
+    action: list[list[float]] = field(default_factory=list)
+
+
+class Aivat:
+    """The estimator for hold'em hands (any number of players, any structure).
+
+    ``big_blind`` scales the number of Monte-Carlo boards (:func:`samples_for`);
+    ``seed`` seeds the estimator's own boards (with the hole cards, so the replays
+    of a duplicate deal share them); ``samples`` fixes their number instead.
+    """
+
+    def __init__(self, big_blind: int = 2, seed: int = 0, samples: int | None = None,
+                 cache_size: int = 4096) -> None:
+        self.big_blind, self.seed, self.samples = big_blind, seed, samples
+        self.cache: dict[Any, Outlook] = {}
+        self.cache_size = cache_size
+        self.decisions = 0  # decisions corrected with a policy, over every hand
+
+    def _outlook(self, holes: list[str], live: tuple[int, ...], board: str,
+                 samples: int | None) -> Outlook:
+        key = (tuple(holes), live, board, samples)
+        found = self.cache.get(key)
+        if found is None:
+            if len(self.cache) >= self.cache_size:
+                self.cache.clear()
+            rng = random.Random(f"aivat:{self.seed}:{''.join(holes)}") if samples else None
+            found = self.cache[key] = Outlook.of(holes, live, board, samples, rng)
+        return found
+
+    def _preflop_samples(self, events: Sequence[Json], stacks: Sequence[int]) -> int:
+        if self.samples is not None:
+            return self.samples
+        state = _State([0.0] * len(stacks), [0.0] * len(stacks), [float(s) for s in stacks],
+                       [True] * len(stacks))
+        pot = 0.0
+        for e in events:
+            if e["type"] == "BoardDealt":
+                break
+            state.event(e)
+            pot = max(pot, sum(state.contributed))
+        return samples_for(pot / self.big_blind)
+
+    def hand(self, events: Sequence[Json], stacks: Sequence[int], nets: Sequence[int],
+             policies: Mapping[int, Sequence[Json]] | None = None) -> HandCorrection:
+        """Correct one finished hold'em hand.
+
+        ``events`` are the hand's events as JSON with every card (``player`` is the
+        position), ``stacks`` the starting stacks by position, ``nets`` each
+        position's result, ``policies`` the checked policy (:func:`validate_policy`)
+        of the decision whose action is ``events[index]``, by that index.
+        """
+        n = len(stacks)
+        policies = policies or {}
+        state = _State([0.0] * n, [0.0] * n, [float(s) for s in stacks], [True] * n)
+        holes: list[str] = [""] * n
+        board = ""
+        result = HandCorrection(list(nets), [float(x) for x in nets])
+        outlook: Outlook | None = None
+        dealt = False
+
+        def add(terms: list[float], into: list[list[float]]) -> None:
+            into.append(terms)
+            for p in range(n):
+                result.corrected[p] += terms[p]
+
+        for index, e in enumerate(events):
+            kind = e["type"]
+            if kind == "HoleCardsDealt":
+                holes[e["player"]] = e["cards"]
+                continue
+            if not dealt and any(holes):
+                dealt = True
+                if any(not h or "?" in h for h in holes):
+                    raise ValueError("AIVAT needs every player's hole cards.")
+                live = tuple(p for p in range(n) if state.alive[p])
+                outlook = self._outlook(holes, live, "", self._preflop_samples(events, stacks))
+                expected = expected_deal_values(state.contributed, state.alive)
+                actual = outlook.values(state.contributed, state.alive)
+                result.nodes.append("deal")
+                add([expected[p] - actual[p] for p in range(n)], result.chance)
+            if kind == "BoardDealt":
+                assert outlook is not None
+                before = outlook.values(state.contributed, state.alive)
+                state.event(e)
+                board += "".join(str(c) for c in e["cards"]) if not isinstance(
+                    e["cards"], str) else e["cards"]
+                live = tuple(p for p in range(n) if state.alive[p])
+                outlook = self._outlook(holes, live, board, None)
+                after = outlook.values(state.contributed, state.alive)
+                result.nodes.append(str(e.get("street", "board")))
+                add([before[p] - after[p] for p in range(n)], result.chance)
+                continue
+            policy = policies.get(index)
+            if policy and kind in _ACTIONS and outlook is not None:
+                player = e["player"]
+                expected = [0.0] * n
+                for entry in policy:
+                    mean = self._mean_value(outlook, state, player, entry)
+                    for p in range(n):
+                        expected[p] += entry["p"] * mean[p]
+                state.event(e)
+                actual = outlook.values(state.contributed, state.alive)
+                result.decisions.append(index)
+                add([expected[p] - actual[p] for p in range(n)], result.action)
+                self.decisions += 1
+                continue
+            state.event(e)
+        return result
+
+    @staticmethod
+    def _mean_value(outlook: Outlook, state: _State, player: int, entry: Json) -> list[float]:
+        """``V`` after the entry's move, averaged over its range if it has one (exact:
+        ``V`` is linear in the amount between the other players' contributions)."""
+        move = entry["move"]
+        spans = entry.get("range")
+        if not spans:
+            return outlook.values(*_after(state.move(player, move)))
+        (name, (low, high)), = spans.items()
+        base = state.contributed[player] - state.bets[player]
+        cap = state.bets[player] + state.stacks[player]  # the most the street bet can reach
+        kinks = sorted({round(c - base) for q, c in enumerate(state.contributed) if q != player}
+                       | {round(cap)})
+        cuts = [low] + [k for k in kinks if low < k < high] + [high]
+        total = [0.0] * len(state.contributed)
+
+        def value(amount: int) -> list[float]:
+            return outlook.values(*_after(state.move(player, {**move, name: amount})))
+
+        # Whole amounts in [cuts[0], cuts[1]], then (cuts[i], cuts[i+1]] for the rest: V is
+        # linear on each, so the sum is count × the mean of the ends.
+        start = cuts[0]
+        left = value(start)
+        for i, end in enumerate(cuts[1:]):
+            right = value(end)
+            if i == 0:
+                count, first = end - start + 1, left
+            else:
+                count = end - start
+                first = value(start + 1) if count > 0 else right
+            if count > 0:
+                for p in range(len(total)):
+                    total[p] += count * (first[p] + right[p]) / 2
+            start, left = end, right
+        width = high - low + 1
+        return [t / width for t in total]
+
+
+def _after(state: _State) -> tuple[list[float], list[bool]]:
+    return state.contributed, state.alive
+
+
+# ------------------------------------------------------------------ matches
+
+
+def supported(game: str) -> bool:
+    """The games the estimator corrects: Texas Hold'em (its events and evaluator)."""
+    return game == "holdem"
+
+
+def split_policy(answer: Any) -> tuple[Any, Any]:
+    """A bot's answer without its ``"policy"``, and the policy (None if it sent none).
+
+    >>> split_policy({"kind": "call", "policy": [{"move": {"kind": "call"}, "p": 1}]})
+    ({'kind': 'call'}, [{'move': {'kind': 'call'}, 'p': 1}])
+    >>> split_policy({"kind": "fold"})
+    ({'kind': 'fold'}, None)
+    """
+    if isinstance(answer, dict) and "policy" in answer:
+        answer = dict(answer)
+        return answer, answer.pop("policy")
+    return answer, None
+
+
+class MatchTracker:
+    """What the offline runner (:func:`botkit.match.play_match`) feeds the estimator:
+    the checked policy of each decision (``decided`` before the action is applied,
+    ``played`` once the engine accepted it) and, per finished hand, the hand's
+    events; ``finish`` returns each seat's corrected result."""
+
+    def __init__(self, big_blind: int, seed: int, samples: int | None = None) -> None:
+        self.estimator = Aivat(big_blind=big_blind, seed=seed, samples=samples)
+        self.policies: dict[int, list[Json]] = {}
+        self.errors: dict[str, int] = {}
+        self.last_error = ""
+        self.seconds = 0.0
+
+    def decided(self, name: str, state: Any, view: Json, answer: Any, policy: Any
+                ) -> tuple[int, list[Json]] | None:
+        """The policy checked against the view's moves, with the index its action's event
+        will have; None (and counted per bot) if it is malformed."""
+        if policy is None or state.hand is None:
+            return None
+        try:
+            checked = validate_policy(view.get("moves") or [], policy,
+                                      answer if isinstance(answer, dict) else None)
+        except PolicyError as error:
+            self.errors[name] = self.errors.get(name, 0) + 1
+            self.last_error = str(error)
+            return None
+        return len(state.hand.events), checked
+
+    def played(self, pending: tuple[int, list[Json]] | None) -> None:
+        if pending is not None:
+            self.policies[pending[0]] = pending[1]
+
+    def finish(self, state: Any, nets: Sequence[int]) -> list[float]:
+        """Each seat's corrected result of the hand just played (``nets`` by seat)."""
+        import time
+
+        started = time.perf_counter()
+        hand = state.hand
+        positions = state.positions
+        events = [e.to_json() for e in hand.events]
+        corrected = self.estimator.hand(events, hand.setup.stacks,
+                                        [nets[seat] for seat in positions], self.policies)
+        self.policies = {}
+        out = [float(x) for x in nets]
+        for position, seat in enumerate(positions):
+            out[seat] = corrected.corrected[position]
+        self.seconds += time.perf_counter() - started
+        return out
