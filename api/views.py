@@ -505,11 +505,33 @@ class HandPhhView(ApiView):
 
 
 class PlayerStatsView(ApiView):
-    @extend_schema(summary="A player's statistics (hands, bb/100, VPIP, PFR, AF, WTSD, W$SD)",
-                   responses={200: s.PlayerStatsSerializer, **errors(404)}, tags=["players"])
+    @extend_schema(summary="A player's statistics (hands, bb/100, VPIP, PFR, AF, WTSD, W$SD, "
+                           "fold to bet, 3-bet, c-bet)",
+                   description="With ?since=&until= (ISO dates or date-times: hands started "
+                               "in [since, until); a date as until: to the end of that day) "
+                               "or ?table=<id> they are computed from those hands.",
+                   parameters=[OpenApiParameter("since", str), OpenApiParameter("until", str),
+                               OpenApiParameter("table", int)],
+                   responses={200: s.PlayerStatsSerializer, **errors(400, 404)},
+                   tags=["players"])
     def get(self, request: Request, name: str) -> Response:
+        from research.sessions import SessionError, parse_time
+
+        try:
+            since = parse_time(request.query_params.get("since"), "since")
+            until = parse_time(request.query_params.get("until"), "until", end=True)
+        except SessionError as error:
+            raise ApiError(error.code, error.message,
+                           details={"fields": {error.field: [error.message]}}) from None
+        table = int_param(request, "table", minimum=1)
+        if table is not None and not Table.objects.filter(pk=table).exists():
+            raise ApiError("unknown_table", f"There is no table {table}.",
+                           details={"fields": {"table": ["No such table."]}})
+        if since is not None and until is not None and since >= until:
+            raise ApiError("bad_time_window", "“since” must be before “until”.",
+                           details={"fields": {"until": ["Not after since."]}})
         research_services.update_stats()
-        data = research_selectors.player_stats(name)
+        data = research_selectors.player_stats(name, since=since, until=until, table=table)
         if data is None:
             raise ApiError("player_not_found", f"There is no player called “{name}”.", 404)
         return Response(data)

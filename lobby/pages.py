@@ -186,13 +186,35 @@ def player_hands(request: HttpRequest, player_id: int) -> HttpResponse:
 
 @login_required
 def player_stats(request: HttpRequest, player_id: int) -> HttpResponse:
+    """The stored lifetime statistics; with ``?since=&until=&table=`` (ISO dates, a
+    table id) computed from the hands of that period and table."""
+    from research.sessions import SessionError, parse_time
+
     player = get_object_or_404(Player, pk=player_id)
+    raw = {key: request.GET.get(key, "").strip()[:40] for key in ("since", "until", "table")}
+    error, since, until, table = "", None, None, None
+    try:
+        since = parse_time(raw["since"], "since")
+        until = parse_time(raw["until"], "until", end=True)
+        if raw["table"]:
+            if not raw["table"].isdigit() or len(raw["table"]) > 18 or not Table.objects.filter(
+                    pk=int(raw["table"])).exists():
+                raise SessionError("unknown_table", f"There is no table {raw['table']!r}.")
+            table = int(raw["table"])
+        if since is not None and until is not None and since >= until:
+            raise SessionError("bad_time_window", "“since” must be before “until”.")
+    except SessionError as refusal:
+        error, since, until, table = refusal.message, None, None, None
     update_stats()  # the worker keeps them current; this catches the last second
-    stats = research_selectors.player_stats(player.name) or {}
+    stats = research_selectors.player_stats(player.name, since=since, until=until,
+                                            table=table) or {}
     curve = [0, *stats.get("cumulative", {}).get("net", [])]
+    tables = (Table.objects.filter(hands__players__player=player).distinct()
+              .order_by("-pk").values("pk", "name")[:200])
     return render(request, "tables/stats.html", {
         "player": player, "s": stats.get("stats", {}), "chart": selectors.chart_points(curve),
-    })
+        "filters": raw, "filtered": "filters" in stats, "error": error, "tables": tables,
+    }, status=400 if error else 200)
 
 
 def _history(request: HttpRequest, hand_id: int) -> dict:  # type: ignore[type-arg]

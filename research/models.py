@@ -78,3 +78,26 @@ class MatchRun(models.Model):
         return (f"{' vs '.join(s.get('bots', []))}: {s.get('hands')} hands "
                 f"{s.get('structure', 'NL')} {s.get('small_blind', 1)}/{s.get('big_blind', 2)}"
                 f"{mode}, seed {s.get('seed')}")
+
+
+class Session(models.Model):
+    """A research session: a named set of hands — some tables, a time window, some
+    players (each optional: an empty choice does not narrow) — whose statistics,
+    cumulative winnings and exports :mod:`research.sessions` computes on demand."""
+
+    name = models.CharField(max_length=120)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                   related_name="research_sessions")
+    tables = models.ManyToManyField("tables.Table", blank=True, related_name="+")
+    start = models.DateTimeField(null=True, blank=True)  # hands started at or after
+    end = models.DateTimeField(null=True, blank=True)  # hands started before
+    players = models.ManyToManyField("accounts.Player", blank=True, related_name="+")
+    notes = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"session {self.pk} {self.name}"

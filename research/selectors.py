@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
@@ -34,16 +35,35 @@ def cumulative_series(player: Player, points: int = SERIES_POINTS) -> Json:
     return {"step": step, "hands": hands, "net": series}
 
 
-def player_stats(name: str, *, series: bool = True) -> Json | None:
+def player_stats(name: str, *, series: bool = True, since: datetime | None = None,
+                 until: datetime | None = None, table: int | None = None) -> Json | None:
     """The statistics of the player called ``name`` (any case), or None if there is none.
 
     ``{"player": {...}, "stats": {hands, net, bb_per_100, vpip, pfr, af, wtsd, wsd,
-    positions}, "last_hand_id": n, "cumulative": {...}}``. Reads what
-    :func:`research.services.update_stats` stored; the caller may run it first.
+    fold_to_flop_bet, fold_to_turn_bet, fold_to_river_bet, three_bet,
+    fold_to_three_bet, cbet, positions}, "last_hand_id": n, "cumulative": {...}}``.
+    Reads what :func:`research.services.update_stats` stored (the caller may run it
+    first); with ``since``/``until`` (hands started in ``[since, until)``) or
+    ``table`` (a table id) it computes them from those hands on the fly and adds
+    ``"filters"``.
     """
     player = Player.objects.filter(name__iexact=name).first()
     if player is None:
         return None
+    if since is not None or until is not None or table is not None:
+        from .sessions import player_stats_filtered
+
+        computed = player_stats_filtered(player, start=since, end=until, table=table)
+        data = {
+            "player": {"id": player.pk, "name": player.name, "kind": player.kind,
+                       "deleted": player.is_deleted},
+            "stats": computed["stats"], "last_hand_id": 0,
+            "filters": {"since": since.isoformat() if since else None,
+                        "until": until.isoformat() if until else None, "table": table},
+        }
+        if series:
+            data["cumulative"] = computed["cumulative"]
+        return data
     row = PlayerStats.objects.filter(player=player).first()
     counters = Counters.from_json(row.counters) if row and row.counters else Counters()
     data: Json = {
