@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import house_bots, longpoll, views
+from . import house_bots, longpoll, sessions, views
 from .errors import not_found
 
 urlpatterns = [
