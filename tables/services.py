@@ -638,7 +638,9 @@ def run_house_bots(now: datetime | None = None) -> int:
             view = decision_view(run.game, run.state, seat,
                                  fanout.time_left(run.table.deadline, now))
             try:
-                bot = house.bot_for(player.pk, player.house_strategy, run.table.game)
+                # This seat's own instance, told first what its seat saw since its
+                # last move (tables.house: it learns live as it would offline).
+                bot = house.seat_bot(run, seat, player)
                 action = bot.act(view)
                 run.engine(run.game.apply, seat, action)
             except Exception:  # a broken bot is treated as timed out

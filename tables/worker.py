@@ -37,7 +37,7 @@ from django.db.utils import InterfaceError, OperationalError
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from . import fanout, services
+from . import fanout, house, services
 
 log = logging.getLogger(__name__)
 HOUSEKEEPING_SECONDS = 1.0
@@ -62,12 +62,14 @@ def tick(now: datetime | None = None, send: Sender | None = None) -> int:
 def housekeeping(now: datetime | None = None, send: Sender | None = None, *,
                  paused: bool = False) -> int:
     """Drop silent connections, stand up long-disconnected players, close abandoned tables,
-    then run the ``TABLES["WORKER_HOOKS"]`` (e.g. incremental statistics). ``paused``
+    bring this process's house-bot instances up to date (:func:`tables.house.sync`), then
+    run the ``TABLES["WORKER_HOOKS"]`` (e.g. incremental statistics). ``paused``
     (the channel layer is away): only the hooks, nothing that players must hear of."""
     changed = 0
     if not paused:
         with fanout.collecting(send) if send else contextlib.nullcontext():
             changed = services.sweep_presence(now) + services.close_abandoned_tables(now)
+        house.sync()  # house-bot instances: rounds that ended, bots that left their seat
     for path in settings.TABLES.get("WORKER_HOOKS", ()):
         import_string(path)()
     return changed
