@@ -304,10 +304,18 @@ class EHSBot(RuleBasedBot):
             if pct >= 1 - min(0.9, defend):
                 return {"kind": "call"}
             return v.check_or_fold()
-        if pct >= 0.985 and v.can_raise:
+        if raises == 2:
+            # Facing a re-raise: a tight raiser's range is its top ~PFR/4.
+            top = max(0.15, 0.4 * pfr) if fixed else max(0.04, 0.25 * pfr)
+            if pct >= 0.99 and v.can_raise:
+                return self._sized(v, 5 * v.current_bet // 2)
+            if pct >= 1 - top and (fixed or to_call <= 0.35 * stack):
+                return {"kind": "call"}
+            return v.check_or_fold()
+        # A third raise or more: only the very top continues (big bets: AA, KK).
+        if pct >= 0.99 and v.can_raise:
             return self._sized(v, 5 * v.current_bet // 2)
-        top = max(0.15, 0.4 * pfr) if fixed else max(0.05, 0.2 * pfr)
-        if pct >= 1 - top and (fixed or to_call <= 0.35 * stack or pct >= 0.985):
+        if pct >= (0.94 if fixed else 0.99):
             return {"kind": "call"}
         return v.check_or_fold()
 

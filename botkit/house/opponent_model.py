@@ -51,10 +51,10 @@ import eval7
 from engine.cards import CARDS, RANKS, Card
 
 __all__ = [
+    "FIRST_BET",
     "PAIRS",
     "PREFLOP_ORDER",
     "PREFLOP_PERCENTILE",
-    "FIRST_BET",
     "RE_RAISE",
     "ActionStats",
     "BoardInfo",
