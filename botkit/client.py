@@ -24,7 +24,25 @@ from typing import Any
 
 from botkit.bot import Json
 
-__all__ = ["ConnectionLost", "RestClient", "ServerError", "WebsocketClient"]
+__all__ = ["ConnectionLost", "RestClient", "ServerError", "WebsocketClient", "act_command"]
+
+
+def act_command(hand: int, version: int, action: Json, policy: list[Json] | None = None
+                ) -> Json:
+    """The ``act`` command of a turn (docs/protocol.md), for the websocket (``send``) or
+    REST (``command``); ``policy`` — the probability of every move the bot might have
+    made (docs/aivat.md) — goes beside the action when given.
+
+    >>> act_command(17, 42, {"kind": "call"}, [{"move": {"kind": "call"}, "p": 0.7},
+    ...                                        {"move": {"kind": "fold"}, "p": 0.3}])
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'type': 'act', 'hand': 17, 'version': 42, 'action': {'kind': 'call'},
+     'policy': [{'move': {'kind': 'call'}, 'p': 0.7}, {'move': {'kind': 'fold'}, 'p': 0.3}]}
+    """
+    command: Json = {"type": "act", "hand": hand, "version": version, "action": action}
+    if policy is not None:
+        command["policy"] = policy
+    return command
 
 
 class ServerError(Exception):

@@ -29,8 +29,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from botkit.aivat import PolicyError, split_policy, validate_policy
 from botkit.bot import BotLike, Json
-from botkit.client import ConnectionLost, RestClient, ServerError, WebsocketClient
+from botkit.client import ConnectionLost, RestClient, ServerError, WebsocketClient, act_command
 from botkit.results import mean_ci
 
 __all__ = ["MatchRunner", "MatchSummary", "Runner", "Summary", "checked_move", "fallback_move",
@@ -121,6 +122,26 @@ def checked_move(action: Any, turn: Json) -> tuple[Json, bool]:
     return dict(action), True
 
 
+def answer_and_policy(answer: Any, turn: Json) -> tuple[Json, bool, list[Json] | None, str]:
+    """What to send for a bot's answer: the move (:func:`checked_move`), whether it was
+    legal, the bot's ``"policy"`` checked against the turn's moves
+    (:func:`botkit.aivat.validate_policy`; None if it sent none, if it is malformed or
+    if the move was replaced) and the reason a policy was refused (``""``)."""
+    answer, policy = split_policy(answer)
+    action, ok = checked_move(answer, turn)
+    if policy is None:
+        return action, ok, None, ""
+    if not ok:
+        return action, ok, None, "the action was replaced, so its policy was dropped"
+    moves = turn.get("moves")
+    if moves is None:
+        moves = (turn.get("view") or {}).get("moves")
+    try:
+        return action, ok, validate_policy(moves or [], policy, action), ""
+    except PolicyError as error:
+        return action, ok, None, str(error)
+
+
 def legal_or_fallback(action: Any, legal: Json) -> tuple[Json, bool]:
     """Poker: the bot's action if the legal actions allow it, else check/fold/muck (and
     False)."""
@@ -152,6 +173,7 @@ class Summary:
     big_blind: int = 2
     nets: list[int] = field(default_factory=list)
     illegal: int = 0
+    policy_errors: int = 0  # policies refused locally (not sent: docs/aivat.md)
     reconnects: int = 0
     seconds: float = 0.0
     game: str = "holdem"
@@ -352,11 +374,19 @@ class Runner:
         return self.summary.hands >= self.target or self.game_over
 
     def decide(self, turn: Json) -> Json:
-        action, ok = checked_move(self.bot.act(turn["view"]), turn)
+        """The ``act`` command for a turn; the bot's ``"policy"`` (if any) goes beside
+        the action (checked first: a malformed one is reported once and not sent)."""
+        action, ok, policy, refused = answer_and_policy(self.bot.act(turn["view"]), turn)
         if not ok:
             self.summary.illegal += 1
-        return {"type": "act", "hand": turn["hand"], "version": turn["version"],
-                "action": action}
+        if refused:
+            self._policy_refused(refused)
+        return act_command(turn["hand"], turn["version"], action, policy)
+
+    def _policy_refused(self, reason: str) -> None:
+        self.summary.policy_errors += 1
+        if self.summary.policy_errors == 1:
+            print(f"\nthe bot's policy is not sent: {reason}", file=sys.stderr)
 
     # ---------------------------------------------------------- transports
     def play_rest(self) -> None:
@@ -483,6 +513,7 @@ class MatchSummary:
     net: int = 0
     turns: int = 0
     errors: int = 0  # the bot raised: check/muck/fold was sent instead
+    policy_errors: int = 0  # policies refused locally (not sent: docs/aivat.md)
     reconnects: int = 0
     seconds: float = 0.0
     status: str = ""
@@ -558,15 +589,31 @@ class MatchRunner:
             self.feed(message.get("events"))
             self.summary.turns += 1
             view = message["view"]
+            policy = None
             try:
-                action = self.bot.act(view)
+                answer = self.bot.act(view)
             except Exception as error:  # the bot's bug must not lose the turn
                 self.summary.errors += 1
                 print(f"\nthe bot raised {type(error).__name__}: {error}", file=sys.stderr)
                 action, _ = checked_move(None, {"legal": view.get("legal"),
                                                 "moves": view.get("moves")})
-            socket.send({"type": "match_action", "request_id": message["request_id"],
-                         "action": action})
+            else:
+                # The server replaces an illegal move itself (and counts it): send it as is.
+                action, policy = split_policy(answer)
+                if policy is not None:
+                    try:
+                        policy = validate_policy(view.get("moves") or [], policy,
+                                                 action if isinstance(action, dict) else None)
+                    except PolicyError as error:
+                        policy = None
+                        self.summary.policy_errors += 1
+                        if self.summary.policy_errors == 1:
+                            print(f"\nthe bot's policy is not sent: {error}", file=sys.stderr)
+            reply: Json = {"type": "match_action", "request_id": message["request_id"],
+                           "action": action}
+            if policy is not None:
+                reply["policy"] = policy
+            socket.send(reply)
         elif kind == "hand_over":
             self.feed(message.get("events"))
             self.call("hand_over", message.get("view"))

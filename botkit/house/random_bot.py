@@ -1,5 +1,19 @@
 """``random``: a uniformly random legal action kind, then a uniformly random legal amount
-(in a draw: each card discarded with probability one half)."""
+(in a draw: each card discarded with probability one half).
+
+With ``send_policy`` (set by :func:`botkit.match.play_match` with ``aivat=True``) a
+betting answer carries its exact policy (docs/aivat.md): every legal kind with
+probability ``1/k``, a bet or raise as a uniform range of amounts.
+
+>>> bot = RandomBot(random.Random(1))
+>>> bot.send_policy = True
+>>> legal = {"can_show": False, "can_muck": False, "can_fold": True, "can_check": False,
+...          "call_amount": 1, "sized_kind": "raise", "min_raise_to": 4, "max_raise_to": 400}
+>>> bot.act({"legal": legal})["policy"]  # doctest: +NORMALIZE_WHITESPACE
+[{'move': {'kind': 'fold'}, 'p': 0.3333333333333333},
+ {'move': {'kind': 'call'}, 'p': 0.3333333333333333},
+ {'move': {'kind': 'raise'}, 'p': 0.3333333333333333, 'range': {'amount': [4, 400]}}]
+"""
 
 from __future__ import annotations
 
@@ -15,6 +29,7 @@ class RandomBot(Bot):
 
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng or random.Random()
+        self.send_policy = False  # attach the policy to betting answers (botkit.aivat)
 
     def act(self, view: Json) -> Json:
         legal = view["legal"]
@@ -38,7 +53,24 @@ class RandomBot(Bot):
         if legal["sized_kind"] is not None:
             kinds.append(legal["sized_kind"])
         kind = self.rng.choice(kinds)
+        answer: Json = {"kind": kind}
         if kind in ("bet", "raise"):
-            return {"kind": kind,
-                    "amount": self.rng.randint(legal["min_raise_to"], legal["max_raise_to"])}
-        return {"kind": kind}
+            answer["amount"] = self.rng.randint(legal["min_raise_to"], legal["max_raise_to"])
+        if self.send_policy:
+            answer["policy"] = self._policy(kinds, legal)
+        return answer
+
+    @staticmethod
+    def _policy(kinds: list[str], legal: Json) -> list[Json]:
+        p = 1 / len(kinds)
+        policy: list[Json] = []
+        for kind in kinds:
+            if kind not in ("bet", "raise"):
+                policy.append({"move": {"kind": kind}, "p": p})
+            elif legal["min_raise_to"] == legal["max_raise_to"]:
+                policy.append({"move": {"kind": kind, "amount": legal["min_raise_to"]}, "p": p})
+            else:
+                policy.append({"move": {"kind": kind}, "p": p,
+                               "range": {"amount": [legal["min_raise_to"],
+                                                    legal["max_raise_to"]]}})
+        return policy

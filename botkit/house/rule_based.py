@@ -4,6 +4,12 @@ Cheap by design: pre-flop is one table lookup; post-flop is two eval7 calls and
 some bit tricks (:func:`botkit.strength.classify`).  Sizing: NL/PL open to 3 BB
 (+1 BB per limper), re-raise to 3× the bet, bet ½–¾ of the pot (PL clamps to the
 pot, FL to the fixed size).
+
+Its only random choices are post-flop (a semi-bluff or continuation bet half the
+time, a raise with a strong hand 30 % of the time); with ``send_policy`` (set by
+:func:`botkit.match.play_match` with ``aivat=True``) those answers carry their
+policy (docs/aivat.md), e.g. ``[{"move": {"kind": "bet", "amount": 6}, "p": 0.75},
+{"move": {"kind": "check"}, "p": 0.25}]``.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ class RuleBasedBot(Bot):
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng or random.Random()
         self._raised_preflop: tuple[object, object] | None = None
+        self.send_policy = False  # attach the policy to mixed answers (botkit.aivat)
 
     def new_match(self) -> None:
         self._raised_preflop = None
@@ -117,20 +124,27 @@ class RuleBasedBot(Bot):
                 return self._sized(v, 2 * pot // 3)
             if tier == TOP_PAIR and opponents <= 2:
                 return self._sized(v, pot // 2)
-            if outs >= 8 and opponents <= 2 and rng.random() < 0.5:
-                return self._sized(v, pot // 2)
+            semi_bluff = outs >= 8 and opponents <= 2
             aggressor = self._raised_preflop == (v.data["name"], v.data["hand_number"])
-            if street == "flop" and aggressor and opponents == 1 and rng.random() < 0.5:
-                return self._sized(v, pot // 2)
-            return v.check_or_fold()
+            c_bet = street == "flop" and aggressor and opponents == 1
+            bet, passive = self._sized(v, pot // 2), v.check_or_fold()
+            if (semi_bluff and rng.random() < 0.5) or (c_bet and rng.random() < 0.5):
+                answer = bet
+            else:
+                answer = passive
+            p_bet = 1 - (1 - 0.5 * semi_bluff) * (1 - 0.5 * c_bet)
+            return self._mixed(answer, [(bet, p_bet), (passive, 1 - p_bet)])
         odds = to_call / (pot + to_call)
         if tier == MONSTER:
             if v.can_raise:
                 return self._sized(v, 3 * v.current_bet)
             return {"kind": "call"}
         if tier == STRONG:
-            if odds <= 0.2 and v.can_raise and rng.random() < 0.3:
-                return self._sized(v, 3 * v.current_bet)
+            if odds <= 0.2 and v.can_raise:
+                calm = {"kind": "call"} if odds <= max(0.4, draw_equity) else {"kind": "fold"}
+                raised = self._sized(v, 3 * v.current_bet)
+                answer = raised if rng.random() < 0.3 else calm
+                return self._mixed(answer, [(raised, 0.3), (calm, 0.7)])
             limit = 0.4
         elif tier == TOP_PAIR:
             limit = 0.3
@@ -141,3 +155,19 @@ class RuleBasedBot(Bot):
         if odds <= max(limit, draw_equity):
             return {"kind": "call"}
         return {"kind": "fold"}
+
+    def _mixed(self, answer: Json, options: list[tuple[Json, float]]) -> Json:
+        """``answer`` with its policy (``options``: move, probability; equal moves
+        merged) when ``send_policy`` is on and the choice was really mixed."""
+        if not self.send_policy:
+            return answer
+        policy: list[Json] = []
+        for move, p in options:
+            same = next((e for e in policy if e["move"] == move), None)
+            if same is not None:
+                same["p"] += p
+            elif p > 0:
+                policy.append({"move": move, "p": p})
+        if len(policy) < 2:
+            return answer
+        return {**answer, "policy": policy}
