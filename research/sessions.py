@@ -357,7 +357,8 @@ def session_stats(session: Session) -> Json:
     data = compute(session_hands(session), chosen=chosen)
     ledger = ledger_nets(session)
     for row in data["players"]:
-        row["ledger"] = ledger.get(row["id"]) if ledger is not None and row["id"] else None
+        covered = ledger is not None and row["id"] and (not chosen or row["id"] in chosen)
+        row["ledger"] = ledger.get(row["id"], 0) if covered and ledger is not None else None
     data["ledger_checked"] = ledger is not None
     return data
 

@@ -64,17 +64,20 @@ def store_hand(table: Any, number: int, events: list[dict[str, Any]], players: l
     return hand
 
 
-@pytest.fixture
-def people(db: None) -> dict[str, Any]:
-    users = {name: _make_user(name, role) for name, role in (
+def make_people() -> dict[str, Any]:
+    """Players alice, carol, dave, erin; testers bob and tess; the superuser root."""
+    return {name: _make_user(name, role) for name, role in (
         ("alice", Role.PLAYER), ("bob", Role.TESTER), ("carol", Role.PLAYER),
         ("dave", Role.PLAYER), ("erin", Role.PLAYER), ("root", Role.SUPERUSER),
         ("tess", Role.TESTER))}
-    return users
 
 
 @pytest.fixture
-def hand_made(people: dict[str, Any]) -> dict[str, Any]:
+def people(db: None) -> dict[str, Any]:
+    return make_people()
+
+
+def make_hand_made(people: dict[str, Any]) -> dict[str, Any]:
     """Hands 1-4 and 6 at "Hand-made" (12:00, 13:00, ... on 2026-11-20), hand 5 at
     "Heads-up" (17:00)."""
     creator = people["alice"]
@@ -87,6 +90,11 @@ def hand_made(people: dict[str, Any]) -> dict[str, Any]:
         store_hand(first, number, events, abc, nets, T0 + timedelta(hours=number - 1))
     store_hand(second, 1, HAND_5, de, {0: 4, 1: -4}, T0 + timedelta(hours=5))
     return {"first": first, "second": second, "users": people}
+
+
+@pytest.fixture
+def hand_made(people: dict[str, Any]) -> dict[str, Any]:
+    return make_hand_made(people)
 
 
 def new_session(user: Any, **data: Any) -> Session:
@@ -247,6 +255,10 @@ def leave_all(table: Any, users: list[Any]) -> None:
 
 @pytest.fixture
 def played(people: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    return make_played(people, monkeypatch)
+
+
+def make_played(people: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     """Ten hands of alice, bob and carol at "Played" (a seeded deck), still seated."""
     import tables.runtime
 
