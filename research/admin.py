@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import MatchRun, PlayerStats
+from .models import MatchRun, PlayerStats, Session
 
 
 @admin.register(MatchRun)
@@ -14,3 +14,11 @@ class MatchRunAdmin(admin.ModelAdmin):
 class PlayerStatsAdmin(admin.ModelAdmin):
     list_display = ["player", "hands", "net", "last_hand_id", "updated_at"]
     readonly_fields = ["counters"]
+
+
+@admin.register(Session)
+class SessionAdmin(admin.ModelAdmin):
+    list_display = ["id", "name", "created_by", "start", "end", "created_at"]
+    search_fields = ["name", "created_by__username"]
+    raw_id_fields = ["created_by"]
+    filter_horizontal = ["tables", "players"]

@@ -380,3 +380,13 @@ def test_who_sees_which_session(hand_made: dict[str, Any]) -> None:
     assert list(sessions.sessions_of(users["bob"])) == [mine]
     assert set(sessions.sessions_of(users["root"])) == {mine, theirs}
     assert not sessions.sessions_of(users["alice"]).exists()
+
+
+def test_admin_lists_sessions(hand_made: dict[str, Any], client: Any) -> None:
+    from django.urls import reverse
+
+    session = new_session(hand_made["users"]["bob"], tables=[hand_made["first"].pk])
+    client.force_login(hand_made["users"]["root"])
+    assert client.get(reverse("admin:research_session_changelist")).status_code == 200
+    page = client.get(reverse("admin:research_session_change", args=[session.pk]))
+    assert page.status_code == 200 and "Hand-made" in page.content.decode()
