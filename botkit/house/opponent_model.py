@@ -41,7 +41,6 @@ True
 from __future__ import annotations
 
 import random
-from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
@@ -133,8 +132,12 @@ def _ramp(s: float, low: float, high: float) -> float:
 _STRAIGHTS = (*(0b11111 << low for low in range(9)), 0b1000000001111)
 
 
+_STRAIGHT_MASK: tuple[bool, ...] = tuple(
+    any(mask & s == s for s in _STRAIGHTS) for mask in range(1 << 13))
+
+
 def _has_straight(mask: int) -> bool:
-    return any(mask & s == s for s in _STRAIGHTS)
+    return _STRAIGHT_MASK[mask]
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +179,15 @@ def board_info(board: Sequence[int]) -> BoardInfo:
         live.append(i)
     ranked = sorted(values[i] for i in live)
     n = len(ranked)
+    midrank: dict[int, float] = {}
+    for position, v in enumerate(ranked):  # below + equal / 2, over n
+        if v not in midrank:
+            midrank[v] = position
+    counts: dict[int, int] = {}
+    for v in ranked:
+        counts[v] = counts.get(v, 0) + 1
+    for v, below in midrank.items():
+        midrank[v] = (below + counts[v] / 2) / n
     strengths = [0.0] * len(PAIRS)
     draws = len(key) < 5
     unseen = 52 - len(key) - 2
@@ -197,8 +209,7 @@ def board_info(board: Sequence[int]) -> BoardInfo:
                            and not _has_straight(board_ranks | 1 << r))
                 straight_outs[r1][r2] = straight_outs[r2][r1] = min(8, 4 * outs)
     for i in live:
-        v = values[i]
-        hs = (bisect_left(ranked, v) + (bisect_right(ranked, v) - bisect_left(ranked, v)) / 2) / n
+        hs = midrank[values[i]]
         if draws:
             a, b = PAIRS[i]
             outs = straight_outs[a >> 2][b >> 2]
