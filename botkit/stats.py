@@ -68,13 +68,14 @@ A flop continuation bet, called, then a turn bet folded to:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from botkit.positions import POSITIONS, position_name
 
-__all__ = ["STREETS", "PlayerStats", "PositionStats", "StatsAccumulator", "hand_stats"]
+__all__ = ["STREETS", "PhhHand", "PlayerStats", "PositionStats", "StatsAccumulator",
+           "hand_stats", "phhs_hands"]
 
 STREETS = ("flop", "turn", "river")
 """The post-flop streets whose fold-to-bet is counted (street 1, 2 and 3)."""
@@ -371,3 +372,53 @@ class StatsAccumulator:
         acc = cls()
         acc.players = {name: PlayerStats.from_json(d) for name, d in data.items()}
         return acc
+
+
+@dataclass
+class PhhHand:
+    """One hand of a ``.phhs`` file replayed through the engine: its table name in the
+    file, the players (``players`` field, else ``p1``...), the engine's events
+    (``to_json()`` dicts, ``player`` = index in the file) and each player's net."""
+
+    name: str
+    players: list[str]
+    events: list[dict[str, Any]]
+    nets: list[int]
+
+
+def phhs_hands(text: str) -> Iterator[PhhHand]:
+    """The hands of a ``.phhs`` file (a batch match's, :mod:`botkit.match`) replayed
+    through the engine, for :class:`StatsAccumulator` (positions from the deal order).
+    A hand the engine cannot read or replay is skipped.
+
+    >>> text = '''[1]
+    ... variant = "NT"
+    ... antes = [0, 0]
+    ... blinds_or_straddles = [1, 2]
+    ... min_bet = 2
+    ... starting_stacks = [100, 100]
+    ... actions = ["d dh p1 AsKd", "d dh p2 7c2d", "p2 cbr 6", "p1 f"]
+    ... players = ["bob", "alice"]
+    ... '''
+    >>> [(h.name, h.players, h.nets) for h in phhs_hands(text)]
+    [('1', ['bob', 'alice'], [-2, 2])]
+    """
+    from engine.phh import NotationError, ReplayError, loads_all, replay
+
+    try:
+        hands = loads_all(text)
+    except NotationError:
+        return
+    for name, history in hands:
+        if isinstance(history, NotationError):
+            continue
+        try:
+            done = replay(history)
+        except (ReplayError, ValueError):
+            continue
+        players = [str(p) for p in history.fields.get("players") or []]
+        if len(players) != history.player_count:
+            players = [f"p{i + 1}" for i in range(history.player_count)]
+        nets = [int(end or 0) - (start or 0) for start, end in
+                zip(history.starting_stacks, done.finishing_stacks, strict=True)]
+        yield PhhHand(name, players, [e.to_json() for e in done.hand.events], nets)

@@ -38,8 +38,8 @@ from django.utils.dateparse import parse_date, parse_datetime
 from accounts.models import LedgerEntry, LedgerKind, Player
 from accounts.validators import text_problem
 from botkit.positions import position_name
+from botkit.stats import PhhHand, hand_stats, phhs_hands
 from botkit.stats import PlayerStats as Counters
-from botkit.stats import hand_stats
 from engine.registry import GAMES
 from tables.models import Hand, HandPlayer, Seat, Table
 from tables.selectors import export_round, history_viewer
@@ -501,41 +501,11 @@ def phh_chunks(hands: QuerySet[Hand], user: Any) -> Iterator[str]:
 # ------------------------------------------------------------ batch match
 
 
-@dataclass
-class MatchHand:
-    """One replayed hand of a stored match."""
-
-    number: int
-    names: list[str]
-    events: list[Json]
-    nets: list[int]
-
-
-def match_hands(match: MatchRun) -> Iterator[MatchHand]:
-    """The hands of the match's stored ``.phhs`` replayed through the engine (none
-    when the match kept no PHH). A hand the engine cannot replay is skipped."""
-    from engine.phh import NotationError, ReplayError, loads_all, replay
-
-    if not match.phh:
-        return
-    try:
-        hands = loads_all(match.phh)
-    except NotationError:
-        return
-    for number, (name, history) in enumerate(hands, start=1):
-        if isinstance(history, NotationError):
-            continue
-        try:
-            done = replay(history)
-        except (ReplayError, ValueError):
-            continue
-        names = [str(n) for n in history.fields.get("players") or []]
-        if len(names) != history.player_count:
-            names = [f"p{i + 1}" for i in range(history.player_count)]
-        nets = [int(end or 0) - int(start or 0) for start, end in
-                zip(history.starting_stacks, done.finishing_stacks, strict=True)]
-        yield MatchHand(int(name) if name.isdigit() else number, names,
-                        [e.to_json() for e in done.hand.events], nets)
+def match_hands(match: MatchRun) -> Iterator[PhhHand]:
+    """The hands of the match's stored ``.phhs`` replayed through the engine
+    (:func:`botkit.stats.phhs_hands`); none when the match kept no PHH."""
+    if match.phh:
+        yield from phhs_hands(match.phh)
 
 
 def match_big_blind(match: MatchRun) -> int:
@@ -559,7 +529,7 @@ def match_stats(match: MatchRun) -> Json | None:
     big_blind = match_big_blind(match)
     for hand in match_hands(match):
         hands += 1
-        acc.add_hand(hand.events, dict(enumerate(hand.names)), big_blind=big_blind)
+        acc.add_hand(hand.events, dict(enumerate(hand.players)), big_blind=big_blind)
     bots = [{"name": name, **acc.summary(name)} for name in sorted(acc.players)]
     data = {"hands": hands, "bots": bots}
     cache.set(key, data, MATCH_CACHE_SECONDS)
@@ -575,10 +545,11 @@ def match_csv_chunks(match: MatchRun) -> Iterator[str]:
     game = match.settings.get("game", "holdem")
     for hand in match_hands(match):
         order, per_seat = hand_stats(hand.events)
-        for seat, name in enumerate(hand.names):
+        number = int(hand.name) if hand.name.isdigit() else hand.name
+        for seat, name in enumerate(hand.players):
             position = position_name(order.index(seat), len(order)) if seat in order else ""
             yield _csv_line(writer, [
-                hand.number, "", f"match {match.pk}", game, hand.number, "", "", "", name,
+                number, "", f"match {match.pk}", game, number, "", "", "", name,
                 seat, *_cells(per_seat.get(seat), position, hand.nets[seat], big_blind)])
 
 
