@@ -606,6 +606,13 @@ class MatchTracker:
         will have; None (and counted per bot) if it is malformed."""
         if policy is None or state.hand is None:
             return None
+        from engine.errors import EngineError
+        from engine.game import check_move
+
+        try:
+            check_move(view.get("moves") or [], answer)
+        except EngineError:
+            return None  # an illegal answer is replaced (and counted): not its policy
         try:
             checked = validate_policy(view.get("moves") or [], policy,
                                       answer if isinstance(answer, dict) else None)

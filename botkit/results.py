@@ -51,24 +51,27 @@ def per_hand_ci(groups: Sequence[float], hands_per_group: int) -> tuple[float, f
 
 def estimates(per_hand: Sequence[float], groups: Sequence[float] | None, rotations: int,
               scale: float, corrected: Sequence[float] | None = None,
-              corrected_groups: Sequence[float] | None = None) -> dict[str, dict[str, float]]:
+              corrected_groups: Sequence[float] | None = None
+              ) -> dict[str, dict[str, float | None]]:
     """The estimates of one bot's result per hand, each ``{"mbb_per_hand", "ci95",
     "variance_reduction"}`` (``scale`` turns chips into the unit, e.g. 1000 / big
     blind): ``raw`` (the variance over hands), ``duplicate`` (over deal groups of
     ``rotations`` hands, when ``groups`` are given), ``aivat`` (the corrected results
     per hand, :mod:`botkit.aivat`) and ``aivat_duplicate`` (corrected, over deal
     groups).  ``variance_reduction`` is (raw half-width / this half-width)²: how many
-    times fewer hands the estimate needs for the raw interval's width.
+    times fewer hands the estimate needs for the raw interval's width (None when
+    undefined: no spread, or a single hand).
 
     >>> e = estimates([4, -4, 2, -2], [0, 0], 2, 1.0, [1, -1, 1, -1], [0, 0])
     >>> e["raw"]["mbb_per_hand"], round(e["aivat"]["variance_reduction"], 1)
     (0.0, 10.0)
     """
-    out: dict[str, dict[str, float]] = {}
+    out: dict[str, dict[str, float | None]] = {}
 
     def put(key: str, values: Sequence[float], size: int) -> None:
         mean, half = per_hand_ci(values, size)
-        out[key] = {"mbb_per_hand": scale * mean, "ci95": scale * half}
+        out[key] = {"mbb_per_hand": scale * mean,
+                    "ci95": scale * half if math.isfinite(half) else None}
 
     put("raw", per_hand, 1)
     if groups is not None:
@@ -80,8 +83,8 @@ def estimates(per_hand: Sequence[float], groups: Sequence[float] | None, rotatio
     raw = out["raw"]["ci95"]
     for entry in out.values():
         half = entry["ci95"]
-        entry["variance_reduction"] = ((raw / half) ** 2 if half > 0 and math.isfinite(half)
-                                       else math.inf if raw > 0 else 1.0)
+        ratio = (raw / half) ** 2 if raw is not None and half else None
+        entry["variance_reduction"] = ratio  # None: undefined (no spread, or one hand)
     return out
 
 
@@ -97,7 +100,7 @@ class BotResult:
     mbb_per_hand: float
     ci95: float
     illegal: int = 0
-    estimates: dict[str, dict[str, float]] = field(default_factory=dict)
+    estimates: dict[str, dict[str, float | None]] = field(default_factory=dict)
     policy_errors: int = 0  # policies refused (botkit.aivat.validate_policy)
 
     def to_json(self) -> dict[str, Any]:
@@ -221,9 +224,10 @@ class MatchResult:
                 if e is None:
                     cells.append(f"{'':>24}")
                     continue
-                text = (f"{format(e['mbb_per_hand'], '+' + digits)} ± "
-                        f"{format(e['ci95'], digits)}" + (f" ×{e['variance_reduction']:.1f}"
-                                                         if k != "raw" else ""))
+                ratio = e["variance_reduction"]
+                text = (f"{format(e['mbb_per_hand'] or 0.0, '+' + digits)} ± "
+                        f"{format(e['ci95'] or 0.0, digits)}"
+                        + (f" ×{ratio:.1f}" if k != "raw" and ratio is not None else ""))
                 cells.append(f"{text:>24}")
             lines.append(f"{r.name:<20}" + "".join(cells)
                          + (f"  ({r.policy_errors} policies refused)"

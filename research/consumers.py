@@ -170,7 +170,9 @@ class MatchConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
                 await self.error("not_your_turn", "The match has not asked for an action.",
                                  request_id)
             else:
+                # The policy (docs/aivat.md) is checked by the runner, which knows the
+                # turn's moves; a malformed one refuses the answer (``invalid_policy``).
                 await self.reply("action", request_id=str(request_id),
-                                 action=data.get("action"))
+                                 action=data.get("action"), policy=data.get("policy"))
         else:
             await self.error("unknown_type", f"Unknown message type {kind!r}.", request_id)

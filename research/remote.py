@@ -14,7 +14,8 @@ layer, so the runner and the consumer may live in different server processes
 * consumer → ``reply_to``: ``{"type": "match.reply", "bot": player id,
   "channel": consumer channel, "kind": "hello" | "bye" | "action", ...}`` with
   ``request_id`` and ``action`` for an action.  ``bot`` is set by the consumer
-  from the authenticated token, never by the client.
+  from the authenticated token, never by the client.  An action may carry the
+  bot's ``policy`` (docs/aivat.md), checked here against the turn's moves.
 
 With the in-memory layer (one process) every layer call runs on the server's
 event loop (remembered by the consumer, :func:`remember_loop`): that layer's
@@ -151,7 +152,8 @@ class Hub:
         elif kind == "bye":
             bot.connections.discard(channel)
         elif kind == "action":
-            bot.answers[str(reply.get("request_id"))] = reply.get("action")
+            bot.answers[str(reply.get("request_id"))] = (reply.get("action"),
+                                                         reply.get("policy"))
 
     def pump(self, timeout: float) -> None:
         """Handle the replies that arrive within ``timeout`` seconds (at least one wait)."""
@@ -192,9 +194,12 @@ class RemoteBot:
     ``act`` sends ``match_turn`` and waits for the ``match_action`` with the same
     request id for at most ``turn_seconds``; on a timeout it answers a malformed
     action, so :func:`botkit.match.play_match` counts it as illegal and plays the
-    default action (check, else fold).  Events the seat may see are buffered by
-    ``observe`` and sent with the next turn or ``hand_over`` (one message, not one
-    per event).
+    default action (check, else fold).  An answer with a ``policy`` is checked
+    (:func:`check_policy`): a malformed one refuses the whole answer with an
+    ``error`` ``invalid_policy`` (same ``request_id``), and the turn waits on for a
+    valid answer; a good one goes with the action to the match (``"policy"``).
+    Events the seat may see are buffered by ``observe`` and sent with the next turn
+    or ``hand_over`` (one message, not one per event).
     """
 
     def __init__(self, hub: Hub, player_id: int, name: str, *, turn_seconds: float,
@@ -208,6 +213,7 @@ class RemoteBot:
         self.events: list[Json] = []
         self.started: Json | None = None
         self.turns = self.timeouts = self.hands = self.series = 0
+        self.invalid_policies = 0
         self.net = 0
         self.waited = 0.0
 
@@ -246,18 +252,34 @@ class RemoteBot:
                    "view": {**view, "time_left": self.turn_seconds}})
         started = time.monotonic()
         deadline = started + self.turn_seconds
-        while request_id not in self.answers:
-            left = deadline - time.monotonic()
-            if left <= 0:
+        reply: Any = None
+        while True:
+            while request_id not in self.answers:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self.hub.pump(left)
+            reply = self.answers.pop(request_id, None)
+            if reply is None:
                 break
-            self.hub.pump(left)
+            refused = check_policy(view, *reply)
+            if not refused:
+                break
+            self.invalid_policies += 1
+            self.tell({"type": "error", "code": "invalid_policy", "message": refused,
+                       "request_id": request_id})
+            reply = None
         self.waited += time.monotonic() - started
-        answer = self.answers.pop(request_id, None)
         self.answers.clear()  # late answers to earlier turns
-        if answer is None:
+        if reply is None:
             self.timeouts += 1
             return {"kind": "timeout"}  # malformed on purpose: counted, default action played
-        return answer if isinstance(answer, dict) else {"kind": "malformed"}
+        answer, policy = reply
+        if not isinstance(answer, dict):
+            return {"kind": "malformed"}
+        if policy is not None and "policy" not in answer:
+            return {**answer, "policy": policy}
+        return answer
 
     def hand_over(self, result: Json) -> None:
         self.hands += 1
@@ -271,4 +293,31 @@ class RemoteBot:
 
     def summary(self) -> Json:
         return {"player_id": self.player_id, "turns": self.turns, "timeouts": self.timeouts,
+                "invalid_policies": self.invalid_policies,
                 "seconds_waiting": round(self.waited, 3)}
+
+
+def check_policy(view: Json, action: Any, policy: Any) -> str:
+    """Why a remote bot's answer is refused for its policy (``""``: it is not).
+
+    A policy must fit :func:`botkit.aivat.validate_policy` for the turn's moves, and a
+    legal action must have a positive probability in it (an illegal action is
+    counted and replaced as always; its policy is then dropped by the match).
+    """
+    if policy is None:
+        return ""
+    from botkit.aivat import PolicyError, validate_policy
+    from engine.errors import EngineError
+    from engine.game import check_move
+
+    moves = view.get("moves") or []
+    try:
+        check_move(moves, action)
+        legal = True
+    except EngineError:
+        legal = False
+    try:
+        validate_policy(moves, policy, action if legal else None)
+    except PolicyError as error:
+        return str(error)
+    return ""
