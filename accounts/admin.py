@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.db.models import QuerySet
@@ -19,7 +20,7 @@ from django.template.response import TemplateResponse
 from . import services
 from .errors import AccountsError
 from .forms import AdjustBalanceForm
-from .models import LedgerEntry, PersonalToken, Player, User
+from .models import LedgerEntry, PersonalToken, Player, PlayerKind, User
 
 
 @admin.register(User)
@@ -93,21 +94,77 @@ class HouseFilter(admin.SimpleListFilter):
         return queryset
 
 
+class PlayerAdminForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A house bot's style and parameters are checked as on the "House bots" page
+    (``accounts.services.check_house_bot``)."""
+
+    class Meta:
+        model = Player
+        fields = ("name", "house_strategy", "house_params", "description")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "house_strategy" in self.fields:
+            self.fields["house_strategy"] = forms.ChoiceField(
+                label="Style", choices=[(s, s) for s in services.house_bot_styles()],
+                help_text="The house-bot style the table worker plays it with.")
+        if "house_params" in self.fields:
+            self.fields["house_params"].help_text = (
+                'The style\'s parameters as a JSON object, e.g. {"samples": 200} for ehs.')
+            self.fields["house_params"].required = False
+
+    def clean(self) -> dict[str, Any]:
+        data: dict[str, Any] = super().clean() or {}
+        if "house_strategy" in self.fields and not self.errors:
+            try:
+                data["house_strategy"], data["house_params"] = services.check_house_bot(
+                    data.get("house_strategy"), data.get("house_params") or {})
+            except AccountsError as exc:
+                raise forms.ValidationError(exc.message, code=exc.code) from None
+        return data
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Players; "Add player" makes a house bot (people's players and bots are made
+    from "My account"). A house bot's style and parameters may be changed here."""
+
+    form = PlayerAdminForm
     list_display = ("name", "kind", "house_strategy", "owner", "balance", "created_at",
                     "deleted_at")
     list_filter = ("kind", HouseFilter, LiveFilter)
     search_fields = ("name", "owner__username")
     list_select_related = ("owner",)
-    fields = ("name", "kind", "house_strategy", "owner", "description", "balance",
-              "created_at", "deleted_at")
-    readonly_fields = ("kind", "house_strategy", "owner", "balance", "created_at",
-                       "deleted_at")
+    fields = ("name", "kind", "house_strategy", "house_params", "owner", "description",
+              "balance", "created_at", "deleted_at")
+    readonly_fields = ("kind", "house_strategy", "house_params", "owner", "balance",
+                       "created_at", "deleted_at")
     actions = ["adjust_balance", "soft_delete"]
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is None:  # adding: a house bot
+            return ("name", "house_strategy", "house_params", "description")
+        return self.fields
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is None:
+            return ()
+        if obj.is_house and not obj.is_deleted:
+            return tuple(f for f in self.readonly_fields
+                         if f not in ("house_strategy", "house_params"))
+        return self.readonly_fields
+
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        if not change:  # a new house bot belongs to the system account
+            obj.owner, obj.kind = services.house_owner(), PlayerKind.BOT
+            if not obj.description:
+                obj.description = f"House bot ({obj.house_strategy})."
+        super().save_model(request, obj, form, change)
+
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # players are created from "My account" (names, tokens, ownership)
+        # Only house bots are added here; people's players and bots come from "My
+        # account" (names, tokens, ownership).
+        return bool(getattr(request.user, "can_manage_users", False))
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # never hard-deleted; see the "soft_delete" action

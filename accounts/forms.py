@@ -97,3 +97,42 @@ class PersonalTokenForm(forms.Form):
     scopes = forms.MultipleChoiceField(
         choices=[("bots", "Manage my bots (create, new tokens, delete)")],
         initial=["bots"], widget=forms.CheckboxSelectMultiple)
+
+
+class HouseBotForm(forms.Form):
+    """A house bot's name, style, parameters (a JSON object) and description; the
+    style choices and each one's parameters come from ``botkit.house``
+    (``accounts.services.house_bot_styles``)."""
+
+    name = forms.CharField(max_length=PLAYER_NAME_MAX, help_text=PLAYER_NAME_RULES)
+    style = forms.ChoiceField(choices=())
+    params = forms.CharField(
+        required=False, max_length=2000, initial="{}", label="Parameters",
+        widget=forms.Textarea(attrs={"rows": 2, "spellcheck": "false"}),
+        help_text='A JSON object, e.g. {"samples": 200} for ehs; {} for the defaults.')
+    description = forms.CharField(
+        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
+        validators=[validate_multiline_text],
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from .services import house_bot_styles
+
+        super().__init__(*args, **kwargs)
+        self.fields["style"].choices = [  # type: ignore[attr-defined]
+            (style, f"{style} ({', '.join(games) if len(games) <= 3 else f'{len(games)} games'})")
+            for style, games in house_bot_styles().items()]
+
+    def clean_params(self) -> dict[str, Any]:
+        import json
+
+        text = (self.cleaned_data.get("params") or "").strip() or "{}"
+        try:
+            value = json.loads(text)
+        except ValueError:
+            raise forms.ValidationError("The parameters are not valid JSON.",
+                                        code="invalid_params") from None
+        if not isinstance(value, dict):
+            raise forms.ValidationError('The parameters are a JSON object, e.g. {"samples": 200}.',
+                                        code="invalid_params")
+        return value

@@ -299,6 +299,12 @@ def _check_style(style: Any, params: Any) -> tuple[str, dict[str, Any]]:
     return style, checked
 
 
+def check_house_bot(style: Any, params: Any) -> tuple[str, dict[str, Any]]:
+    """A house-bot style and its parameters, checked (``invalid_style``,
+    ``invalid_params``); for forms that save the player themselves (the admin)."""
+    return _check_style(style, params)
+
+
 def _check_description(description: Any) -> str:
     if not isinstance(description, str) or len(description) > 2000:
         raise InvalidText("A description is text of at most 2000 characters.")

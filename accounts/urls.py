@@ -33,5 +33,9 @@ urlpatterns = [
     path("account/tokens/add/", views.personal_token_add, name="personal_token_add"),
     path("account/tokens/<int:token_id>/revoke/", views.personal_token_revoke,
          name="personal_token_revoke"),
+    path("account/house-bots/", views.house_bots, name="house_bots"),
+    path("account/house-bots/<int:player_id>/", views.house_bot_edit, name="house_bot_edit"),
+    path("account/house-bots/<int:player_id>/delete/", views.house_bot_delete,
+         name="house_bot_delete"),
     path("account/delete/", views.account_delete, name="account_delete"),
 ]

@@ -14,7 +14,14 @@ from django.views.decorators.http import require_POST
 
 from . import services, throttle
 from .errors import AccountsError
-from .forms import BotForm, DeleteAccountForm, PersonalTokenForm, PlayerNameForm, RegistrationForm
+from .forms import (
+    BotForm,
+    DeleteAccountForm,
+    HouseBotForm,
+    PersonalTokenForm,
+    PlayerNameForm,
+    RegistrationForm,
+)
 from .models import PersonalToken, Player, User
 from .permissions import right_required
 from .selectors import ledger_of, players_of
@@ -220,3 +227,77 @@ def account_delete(request: HttpRequest) -> HttpResponse:
             messages.success(request, "Your account was deleted. Your hand histories remain.")
             return redirect("home")
     return render(request, "accounts/account_delete.html", {"form": form})
+
+
+# ------------------------------------------------------------ house bots
+
+
+def _house_bot(player_id: int) -> Player:
+    return get_object_or_404(Player.objects.live().house(), pk=player_id)
+
+
+def _styles() -> list[dict[str, object]]:
+    return [{"style": style, "games": games, "params": services.house_bot_params(style)}
+            for style, games in services.house_bot_styles().items()]
+
+
+@right_required("can_manage_bots")
+def house_bots(request: HttpRequest) -> HttpResponse:
+    """Every house bot (the server plays them), and a form to create one (tester+)."""
+    form = HouseBotForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                bot = services.add_house_bot(by=request.user, **form.cleaned_data)  # type: ignore[arg-type]
+            except AccountsError as exc:
+                form.add_error("params" if exc.code == "invalid_params" else
+                               "style" if exc.code == "invalid_style" else "name", exc.message)
+            else:
+                messages.success(request, f"House bot “{bot.name}” created: seat it at a table "
+                                          "from the table page.")
+                return redirect("house_bots")
+        status = 400
+    bots = (Player.objects.live().house().order_by("name")
+            .prefetch_related("seats__table"))
+    return render(request, "accounts/house_bots.html",
+                  {"bots": bots, "form": form, "styles": _styles()}, status=status)
+
+
+@right_required("can_manage_bots")
+def house_bot_edit(request: HttpRequest, player_id: int) -> HttpResponse:
+    import json
+
+    bot = _house_bot(player_id)
+    initial = {"name": bot.name, "style": bot.house_strategy,
+               "params": json.dumps(bot.house_params), "description": bot.description}
+    form = HouseBotForm(request.POST or None, initial=initial)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.update_house_bot(bot, by=request.user, **form.cleaned_data)  # type: ignore[arg-type]
+            except AccountsError as exc:
+                form.add_error("params" if exc.code == "invalid_params" else
+                               "style" if exc.code in ("invalid_style", "style_cannot_play")
+                               else "name", exc.message)
+            else:
+                messages.success(request, f"House bot “{bot.name}” saved.")
+                return redirect("house_bots")
+        status = 400
+    return render(request, "accounts/house_bot_edit.html",
+                  {"bot": bot, "form": form, "styles": _styles()}, status=status)
+
+
+@right_required("can_manage_bots")
+def house_bot_delete(request: HttpRequest, player_id: int) -> HttpResponse:
+    bot = _house_bot(player_id)
+    if request.method == "POST":
+        try:
+            services.delete_house_bot(bot, by=request.user)  # type: ignore[arg-type]
+        except AccountsError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, f"House bot “{bot.name}” was deleted.")
+        return redirect("house_bots")
+    return render(request, "accounts/house_bot_delete.html", {"bot": bot})

@@ -218,6 +218,10 @@ def test_migration_gives_existing_house_bots_to_the_system_account() -> None:
                                 house_strategy="random", deleted_at="2026-01-01T00:00:00Z")
     executor = MigrationExecutor(connection)
     executor.migrate([after])
+    # Then every later migration (later columns, e.g. Player.house_params), so that the
+    # current models read the rows.
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
     house = User.objects.get(role=Role.SYSTEM)
     assert (house.username, house.is_active, house.has_usable_password()) == (
         "house", False, False)

@@ -204,3 +204,57 @@ def test_a_changed_style_or_parameters_make_a_fresh_instance(table: Any, bob: An
     play_hands(table, 4)
     after = house.instance(table.pk, EHS_SEAT)
     assert after is not before and after.samples == 40
+
+
+class Recorder:
+    """A house bot that records what it is told (calls like a calling station)."""
+
+    def __init__(self) -> None:
+        self.told: list[Any] = []
+
+    def act(self, view: dict[str, Any]) -> dict[str, Any]:
+        legal = view["legal"]
+        if legal["can_muck"]:
+            return {"kind": "muck"}
+        return {"kind": "check"} if legal["can_check"] else {"kind": "call"}
+
+    def observe(self, event: dict[str, Any]) -> None:
+        self.told.append(("observe", event))
+
+    def hand_over(self, result: dict[str, Any]) -> None:
+        self.told.append(("hand_over", result))
+
+
+def recorder(strategy: str, game: str = "holdem", params: Any = None) -> Recorder:
+    return Recorder()
+
+
+def test_events_and_round_ends_are_told_as_offline(table: Any, bob: Any,
+                                                   settings: Any) -> None:
+    """Every observed event and every final view equal the offline runner's."""
+    settings.TABLES = {**settings.TABLES,
+                       "HOUSE_BOT_FACTORY": "tests.tables.test_house_live_learning.recorder"}
+    seat_all(table, bob, [(1, house_bot("Rec-A", "rec")), (4, house_bot("Rec-B", "rec"))])
+    play_hands(table, 5)
+    worker.housekeeping()
+    game = get_game(table.game)
+    for seat in (1, 4):
+        live = house.instance(table.pk, seat)
+        assert live is not None
+        expected: list[Any] = []
+        for hand in Hand.objects.filter(table=table, ended_at__isnull=False).order_by("number"):
+            state = game.load(hand.start_state)
+            events = list(game.start_round(state, hand.chance))
+            for name, *args in hand.calls:
+                if any(isinstance(e, RoundEnded) for e in events):
+                    break
+                if name != "note":
+                    events += getattr(game, name)(state, *args)
+            expected += [("observe", d) for d in (game.project_event(e, Viewer.of(seat))
+                                                  for e in events) if d is not None]
+            expected.append(("hand_over", decision_view(game, state, seat)))
+        assert [kind for kind, _ in live.told].count("hand_over") == 5
+        assert live.told == expected
+        hidden = [d for kind, d in live.told
+                  if kind == "observe" and d["type"] == "HoleCardsDealt" and d["player"] != seat]
+        assert hidden and all("?" in d["cards"] for d in hidden)  # never another's cards
