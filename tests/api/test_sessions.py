@@ -282,3 +282,29 @@ def test_match_stats_page(match: MatchRun, hand_made: dict[str, Any], client: An
     assert 'id="no-stats"' in client.get(f"/research/matches/{match.pk}/stats/").content.decode()
     assert client.get(f"/research/matches/{match.pk}/csv").status_code == 404
     assert Player.objects.filter(name="alice").exists()
+
+
+def test_tokens(hand_made: dict[str, Any]) -> None:
+    """A personal token with the ``bots`` scope manages sessions; a bot token does not."""
+    from accounts.services import create_bot, create_personal_token
+
+    bob = hand_made["users"]["bob"]
+    _token, raw = create_personal_token(owner=bob, name="research", scopes=["bots"])
+    script = client_for(token=raw)
+    made = create(script, tables=["Hand-made"])
+    assert made.status_code == 201, made.content
+    assert script.get(f"/api/v1/sessions/{made.json()['id']}/stats").json()["hands"] == 5
+    _bot, bot_token = create_bot(owner=bob, name="Skynet")
+    refused = client_for(token=bot_token).get("/api/v1/sessions/")
+    assert refused.status_code == 403
+    assert refused.json()["error"]["code"] == "token_scope"
+
+
+def test_throttled_like_the_other_endpoints(hand_made: dict[str, Any], settings: Any) -> None:
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
+                               "DEFAULT_THROTTLE_RATES": {**rates, "create": "2/min"}}
+    bob = client_for(hand_made["users"]["bob"])
+    assert [create(bob).status_code for _ in range(3)] == [201, 201, 429]
+    assert create(bob).json()["error"]["details"]["scope"] == "create"
+    assert bob.get("/api/v1/sessions/").status_code == 200  # reads: the default scope
