@@ -28,6 +28,7 @@ ValueError: “samples” is at least 10.
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Callable
 from typing import Any
@@ -125,6 +126,11 @@ def _weighted_random(rng: random.Random | None, **params: Any) -> Bot:
     return WeightedRandomBot(rng, **params) if params else RandomBot(rng)
 
 
+def _default(cls: type, name: str) -> Any:
+    """The constructor's default for ``name`` (so the schema follows the bot)."""
+    return inspect.signature(cls).parameters[name].default
+
+
 def _weight(what: str) -> Json:
     return {"type": "number", "minimum": 0, "maximum": 100, "default": 1,
             "description": f"Relative weight of {what} (0: never while another kind is legal)."}
@@ -132,21 +138,25 @@ def _weight(what: str) -> Json:
 
 PARAMETERS: dict[Factory, tuple[dict[str, Json], Callable[..., Bot]]] = {
     EHSBot: ({"samples": {
-        "type": "integer", "minimum": 10, "maximum": 5000, "default": 500,
+        "type": "integer", "minimum": 10, "maximum": 5000,
+        "default": _default(EHSBot, "samples"),
         "description": "Monte-Carlo samples for the hand potentials (PPOT/NPOT) per "
-                       "decision: more is stronger and slower (500 ≈ 1.5 ms)."}},
+                       "decision: more is stronger and slower."}},
         lambda rng, **params: EHSBot(rng, **params)),
     RandomBot: ({"fold": _weight("folding"), "check_call": _weight("checking or calling"),
                  "bet_raise": _weight("betting or raising")}, _weighted_random),
     StrongBot: ({"samples": {
-        "type": "integer", "minimum": 1, "maximum": 400, "default": 40,
+        "type": "integer", "minimum": 1, "maximum": 400,
+        "default": _default(StrongBot, "samples"),
         "description": "Sampled deals per card decision (more is stronger and slower)."},
                  "bid_samples": {
-        "type": "integer", "minimum": 1, "maximum": 400, "default": 48,
+        "type": "integer", "minimum": 1, "maximum": 400,
+        "default": _default(StrongBot, "bid_samples"),
         "description": "Sampled deals per bid."}},
         lambda rng, **params: StrongBot(rng, **params)),
     ExpectedValueBot: ({"bonus_weight": {
-        "type": "number", "minimum": 0, "maximum": 20, "default": 3.0,
+        "type": "number", "minimum": 0, "maximum": 20,
+        "default": _default(ExpectedValueBot, "bonus_weight"),
         "description": "How much the upper-section bonus counts in its choices."}},
         lambda rng, **params: ExpectedValueBot(rng, **params)),
 }
