@@ -530,7 +530,8 @@ class PlayerStatsView(ApiView):
         if since is not None and until is not None and since >= until:
             raise ApiError("bad_time_window", "“since” must be before “until”.",
                            details={"fields": {"until": ["Not after since."]}})
-        research_services.update_stats()
+        if since is None and until is None and table is None:
+            research_services.update_stats()  # the stored lifetime statistics, current
         data = research_selectors.player_stats(name, since=since, until=until, table=table)
         if data is None:
             raise ApiError("player_not_found", f"There is no player called “{name}”.", 404)

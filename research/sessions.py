@@ -23,6 +23,7 @@ text (small matches, ``RESEARCH["PHH_MAX_HANDS"]``) is replayed through the engi
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -215,7 +216,8 @@ def sees_every_session(user: Any) -> bool:
 
 def sessions_of(user: Any) -> QuerySet[Session]:
     """The sessions ``user`` may see: their own; a superuser every one."""
-    sessions = Session.objects.select_related("created_by")
+    sessions = Session.objects.select_related("created_by").prefetch_related("tables",
+                                                                             "players")
     if sees_every_session(user):
         return sessions
     return sessions.filter(created_by_id=getattr(user, "pk", None))
@@ -225,8 +227,10 @@ def session_json(session: Session) -> Json:
     return {
         "id": session.pk, "name": session.name,
         "created_by": session.created_by.username if session.created_by_id else None,
-        "tables": [{"id": t.pk, "name": t.name} for t in session.tables.order_by("pk")],
-        "players": [{"id": p.pk, "name": p.name} for p in session.players.order_by("pk")],
+        "tables": [{"id": t.pk, "name": t.name}
+                   for t in sorted(session.tables.all(), key=lambda t: t.pk)],
+        "players": [{"id": p.pk, "name": p.name}
+                    for p in sorted(session.players.all(), key=lambda p: p.pk)],
         "start": session.start.isoformat() if session.start else None,
         "end": session.end.isoformat() if session.end else None,
         "notes": session.notes,
@@ -518,7 +522,8 @@ def match_stats(match: MatchRun) -> Json | None:
     match kept no hands (too many, or another game)."""
     if not match.phh or match.status != "done":
         return None
-    key = f"research:match-stats:{match.pk}:{len(match.phh)}"
+    digest = hashlib.sha256(match.phh.encode()).hexdigest()[:24]
+    key = f"research:match-stats:{match.pk}:{digest}"
     cached = cache.get(key)
     if cached is not None:
         return dict(cached)
