@@ -1,0 +1,149 @@
+"""Variance reduction: raw, duplicate and AIVAT estimates of long house-bot matches.
+
+Run from the repository root (one pairing per process, so two cores can share)::
+
+    nice .venv/bin/python bench/aivat.py --pairing rule_based,calling_station --structure NL
+    nice .venv/bin/python bench/aivat.py --pairing rule_based,random --structure FL
+    nice .venv/bin/python bench/aivat.py --all --hands 20000 --markdown
+
+Each pairing is one duplicate match (``hands`` in total: ``hands / 2`` deals,
+heads-up) with AIVAT on (``botkit.match.play_match(..., aivat=True)``).  One match
+gives every estimate of the first bot's mbb/hand: *raw* (the variance over single
+hands, as a plain match of the same length would have it: each hand of a duplicate
+match is a plain hand), *duplicate* (over the deal pairs), *AIVAT* (each hand
+corrected) and *AIVAT + duplicate*, each with its 95 % half-width and its variance
+reduction (raw variance / its variance = how many times fewer hands it needs).
+``--no-policy`` rows repeat the match with the bots' policies withheld (chance
+corrections only), so the action correction's share shows.  The same match without
+AIVAT is timed too: the estimator's cost per hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from botkit.bot import Json
+from botkit.house import make_bot
+from botkit.match import MatchSettings, play_match
+
+PAIRINGS = [("rule_based", "calling_station", "NL"), ("rule_based", "random", "FL"),
+            ("rule_based", "random", "NL"), ("random", "random", "NL")]
+
+
+class Withheld:
+    """A bot whose policy is not reported (no ``send_policy``): chance terms only."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    def act(self, view: Json) -> Json:
+        answer: Json = self.bot.act(view)
+        answer.pop("policy", None)
+        return answer
+
+    def new_match(self) -> None:
+        self.bot.new_match()
+
+
+def bots(first: str, second: str, seed: int, withhold: bool) -> dict[str, Any]:
+    a = make_bot(first, random.Random(seed * 1000))
+    b = make_bot(second, random.Random(seed * 1000 + 1))
+    names = (first, second if second != first else f"{second}#2")
+    if withhold:
+        return {names[0]: Withheld(a), names[1]: Withheld(b)}
+    return {names[0]: a, names[1]: b}
+
+
+def measure(first: str, second: str, structure: str, hands: int, seed: int,
+            no_policy: bool) -> Json:
+    settings = MatchSettings(structure=structure)
+    started = time.perf_counter()
+    plain = play_match(bots(first, second, seed, False), settings, hands=hands, seed=seed,
+                       duplicate=True, record=False)
+    plain_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    result = play_match(bots(first, second, seed, False), settings, hands=hands, seed=seed,
+                        duplicate=True, record=False, aivat=True)
+    seconds = time.perf_counter() - started
+    name = next(iter(result.bots))
+    row: Json = {"pairing": f"{first} vs {second}", "structure": structure,
+                 "hands": result.hands, "seed": seed, "bot": name,
+                 "estimates": result.bots[name].estimates,
+                 "decisions_with_policy": (result.aivat or {}).get("decisions"),
+                 "seconds_without_aivat": plain_seconds, "seconds_with_aivat": seconds,
+                 "aivat_seconds": (result.aivat or {}).get("seconds"),
+                 "ms_per_hand": 1000 * (seconds - plain_seconds) / result.hands,
+                 "same_nets": [b.net for b in plain.bots.values()]
+                 == [b.net for b in result.bots.values()]}
+    if no_policy:
+        bare = play_match(bots(first, second, seed, True), settings, hands=hands, seed=seed,
+                          duplicate=True, record=False, aivat=True)
+        row["no_policy"] = bare.bots[name].estimates
+    return row
+
+
+def markdown(rows: list[Json]) -> str:
+    def cell(e: Json | None, ratio: bool = True) -> str:
+        if not e:
+            return "–"
+        text = f"{e['mbb_per_hand']:+,.0f} ± {e['ci95']:,.0f}"
+        if ratio and e.get("variance_reduction") is not None:
+            text += f" (×{e['variance_reduction']:.2f})"
+        return text
+
+    lines = ["| pairing (first bot's result) | hands | raw | duplicate | AIVAT | AIVAT + duplicate "
+             "| AIVAT, no policies | ms/hand |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        e = r["estimates"]
+        bare = (r.get("no_policy") or {}).get("aivat")
+        lines.append(f"| {r['pairing']} {r['structure']} | {r['hands']:,} | "
+                     f"{cell(e['raw'], False)} | {cell(e.get('duplicate'))} | "
+                     f"{cell(e.get('aivat'))} | {cell(e.get('aivat_duplicate'))} | "
+                     f"{cell(bare)} | {r['ms_per_hand']:.2f} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--pairing", help="first,second (house bots)")
+    parser.add_argument("--structure", default="NL", choices=("NL", "PL", "FL"))
+    parser.add_argument("--all", action="store_true", help="every pairing of PAIRINGS")
+    parser.add_argument("--hands", type=int, default=20_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-policy", action="store_true",
+                        help="also the match with the policies withheld")
+    parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--out", type=Path, help="append each row as a JSON line")
+    args = parser.parse_args(argv)
+    if args.all:
+        plan = PAIRINGS
+    elif args.pairing:
+        first, second = args.pairing.split(",")
+        plan = [(first, second, args.structure)]
+    else:
+        parser.error("--pairing A,B or --all")
+    rows = []
+    for first, second, structure in plan:
+        row = measure(first, second, structure, args.hands, args.seed, args.no_policy)
+        rows.append(row)
+        if args.out:
+            with args.out.open("a") as out:
+                out.write(json.dumps(row) + "\n")
+        if not args.markdown:
+            print(json.dumps(row, indent=1), flush=True)
+    if args.markdown:
+        print(markdown(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
