@@ -85,10 +85,10 @@ class _Hand:
     """What the bot tracks while a hand is played: the opponents' weight tables and the
     betting so far, from the observed events."""
 
-    def __init__(self, players: dict[int, str]) -> None:
+    def __init__(self, players: dict[int, str], seats: list[int]) -> None:
         self.players = players
         self.me: int | None = None
-        self.tables: dict[int, WeightTable] = {seat: WeightTable() for seat in players}
+        self.tables: dict[int, WeightTable] = {seat: WeightTable() for seat in seats}
         self.street = 0
         self.board: list[int] = []
         self.info: BoardInfo | None = None
@@ -150,9 +150,10 @@ class EHSBot(RuleBasedBot):
         if kind == "HandStarted":
             self._events = []
             self._cache.clear()
-            players = dict(zip(event["seats"], event["player_ids"], strict=False))
-            self._players = players
-            self._hand = _Hand(players)
+            ids = event.get("player_ids") or ()
+            if ids:  # else (a log stored without them) the seats the last view showed
+                self._players = dict(zip(event["seats"], ids, strict=False))
+            self._hand = _Hand(self._players, list(event["seats"]))
         self._events.append(event)
         hand = self._hand
         if hand is not None:
@@ -250,6 +251,8 @@ class EHSBot(RuleBasedBot):
         if legal["can_show"] or legal["can_muck"]:
             return {"kind": "muck"}
         self._big_blind = int(view["settings"]["big_blind"])
+        self._players.update(
+            (s["seat"], s["player_id"]) for s in view["seats"] if s is not None)
         v = View(view)
         if v.hand["street"] == "preflop":
             action = self._preflop_play(v)

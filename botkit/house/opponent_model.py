@@ -258,10 +258,11 @@ nothing in on it, or a raise against one who has already bet or called."""
 @dataclass
 class ActionStats:
     """Frequencies of one opponent that :class:`botkit.stats.StatsAccumulator` does not
-    keep: post-flop bets when it may open, folds (per bet-size bucket) and raises when
-    it faces a bet — separately for a first bet and for a raise over its own bet — and
-    folds to pre-flop raises.  Rates are shrunk towards a prior worth
-    ``PRIOR_WEIGHT`` observations.
+    keep at this grain: post-flop bets when it may open, folds (per bet-size bucket) and
+    raises when it faces a bet — separately for a first bet and for a raise over its
+    own bet or call (the tracker's ``fold_to_*_bet`` lumps sizes and both together,
+    which hides exactly what a bet-sizing decision needs) — and folds to any pre-flop
+    raise.  Rates are shrunk towards a prior worth ``PRIOR_WEIGHT`` observations.
 
     >>> s = ActionStats()
     >>> for _ in range(20):
