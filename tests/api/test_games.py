@@ -71,7 +71,8 @@ def test_games_lists_every_registered_game_with_its_settings_schema(
     assert [g["key"] for g in games] == list(GAMES) and games[0]["key"] == "holdem"
     holdem = games[0]
     assert holdem == {**GAMES["holdem"].info.to_json(),
-                      "settings_schema": GAMES["holdem"].settings_schema()}
+                      "settings_schema": GAMES["holdem"].settings_schema(),
+                      "house_bot_styles": holdem["house_bot_styles"]}  # docs/house-bots.md
     assert holdem["economy"] is True and holdem["export_format"] == "phh"
     assert holdem["settings_schema"]["type"] == "object"
     assert "small_blind" in holdem["settings_schema"]["properties"]
