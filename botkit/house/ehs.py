@@ -77,8 +77,10 @@ OPEN_HEADS_UP = {"button": 0.8, "bb": 0.5}
 """Heads-up: the button's opening share, the big blind's raise over a limp."""
 STEAL_WEIGHT = 0.5
 """How much the opponents' observed folding to raises widens (or narrows) the opening."""
-BET_FRACTIONS = (0.5, 0.75, 1.0)
-"""NL/PL bet sizes tried, as fractions of the pot after calling (plus min and all-in)."""
+BET_FRACTIONS = (0.5, 0.75, 1.0, 2.0)
+"""NL/PL bet sizes tried, as fractions of the pot after calling (plus the minimum and
+all-in): the E(t) estimate picks the size; against a player who never folds the largest
+bet with the best hand is worth most."""
 
 
 class _Hand:
@@ -385,8 +387,7 @@ class EHSBot(RuleBasedBot):
             if v.structure != "FL":
                 for fraction in BET_FRACTIONS:
                     targets.add(int(current + fraction * (pot + to_call)))
-                if high <= current + 1.5 * (pot + to_call):
-                    targets.add(high)
+                targets.add(high)
             bets_in = self._hand.bets if self._hand is not None else {}
             contexts = [RE_RAISE if bets_in.get(seat, 0) > 0 else FIRST_BET
                         for seat, _ in seats_tables]
