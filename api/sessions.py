@@ -18,7 +18,6 @@ browser session or a personal token with the ``bots`` scope. Another user's sess
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from django.http import StreamingHttpResponse
@@ -86,12 +85,6 @@ def own_session(request: Request, session_id: int) -> Session:
     if session is None:
         raise ApiError("session_not_found", f"You have no session {session_id}.", 404)
     return session
-
-
-def streamed(chunks: Iterator[str], content_type: str, filename: str) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(chunks, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
 
 
 class SessionApiView(ApiView):
@@ -171,8 +164,9 @@ class SessionPhhView(SessionApiView):
                    tags=["sessions"])
     def get(self, request: Request, session_id: int) -> StreamingHttpResponse:
         session = own_session(request, session_id)
-        return streamed(sessions.phh_chunks(sessions.session_hands(session), request.user),
-                        "text/plain; charset=utf-8", f"session-{session.pk}.phhs")
+        return sessions.download(
+            request, sessions.phh_chunks(sessions.session_hands(session), request.user),
+            "text/plain; charset=utf-8", f"session-{session.pk}.phhs")
 
 
 class SessionCsvView(SessionApiView):
@@ -181,8 +175,9 @@ class SessionCsvView(SessionApiView):
                    tags=["sessions"])
     def get(self, request: Request, session_id: int) -> StreamingHttpResponse:
         session = own_session(request, session_id)
-        return streamed(sessions.csv_chunks(sessions.session_hands(session)),
-                        "text/csv; charset=utf-8", f"session-{session.pk}.csv")
+        return sessions.download(
+            request, sessions.csv_chunks(sessions.session_hands(session)),
+            "text/csv; charset=utf-8", f"session-{session.pk}.csv")
 
 
 class MatchStatsView(ApiView):
@@ -205,5 +200,6 @@ class MatchCsvView(ApiView):
         match = get_match(match_id)
         if not match.phh:
             raise ApiError("phh_not_stored", "This match's hands were not stored.", 404)
-        return streamed(sessions.match_csv_chunks(match), "text/csv; charset=utf-8",
-                        f"match-{match.pk}.csv")
+        return sessions.download(
+            request, sessions.match_csv_chunks(match), "text/csv; charset=utf-8",
+            f"match-{match.pk}.csv")

@@ -25,14 +25,18 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import itertools
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.core.cache import cache
+from django.core.handlers.asgi import ASGIRequest
 from django.db import transaction
 from django.db.models import Q, QuerySet, Sum
+from django.http import StreamingHttpResponse
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
@@ -556,6 +560,29 @@ def match_csv_chunks(match: MatchRun) -> Iterator[str]:
             yield _csv_line(writer, [
                 number, "", f"match {match.pk}", game, number, "", "", "", name,
                 seat, *_cells(per_seat.get(seat), position, hand.nets[seat], big_blind)])
+
+
+def _take(chunks: Iterator[str], count: int) -> list[str]:
+    return list(itertools.islice(chunks, count))
+
+
+async def _async_chunks(chunks: Iterator[str], batch: int = CHUNK) -> AsyncIterator[str]:
+    """``chunks`` for an ASGI server, read ``batch`` at a time in the one thread that
+    serves synchronous code (the same database connection and cursor throughout)."""
+    while parts := await sync_to_async(_take, thread_sensitive=True)(chunks, batch):
+        for part in parts:
+            yield part
+
+
+def download(request: Any, chunks: Iterator[str], content_type: str,
+             filename: str) -> StreamingHttpResponse:
+    """A streamed attachment. Under ASGI (Daphne) the chunks go through an asynchronous
+    iterator: Django would read a synchronous one whole into memory first."""
+    raw = getattr(request, "_request", request)  # a DRF request wraps Django's
+    content: Any = _async_chunks(chunks) if isinstance(raw, ASGIRequest) else chunks
+    response = StreamingHttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 def csv_text(chunks: Iterable[str]) -> str:

@@ -9,7 +9,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
@@ -45,12 +45,6 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "cross_names": names, "cross_rows": rows})
 
 
-def _download(chunks: Any, content_type: str, filename: str) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(chunks, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
 def _match(match_id: int) -> Any:
     match = selectors.matches().filter(pk=match_id).first()
     if match is None:
@@ -74,8 +68,9 @@ def match_csv(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match(match_id)
     if not match.phh:
         raise Http404("This match's hands were not stored.")
-    return _download(sessions.match_csv_chunks(match), "text/csv; charset=utf-8",
-                     f"match-{match.pk}.csv")
+    return sessions.download(
+        request, sessions.match_csv_chunks(match), "text/csv; charset=utf-8",
+        f"match-{match.pk}.csv")
 
 
 # The statistics columns of the session and match pages: (heading, summary key, kind).
@@ -211,12 +206,14 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
 @right_required(RESEARCH)
 def session_phh(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _own(request, session_id)
-    return _download(sessions.phh_chunks(sessions.session_hands(session), request.user),
-                     "text/plain; charset=utf-8", f"session-{session.pk}.phhs")
+    return sessions.download(
+        request, sessions.phh_chunks(sessions.session_hands(session), request.user),
+        "text/plain; charset=utf-8", f"session-{session.pk}.phhs")
 
 
 @right_required(RESEARCH)
 def session_csv(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _own(request, session_id)
-    return _download(sessions.csv_chunks(sessions.session_hands(session)),
-                     "text/csv; charset=utf-8", f"session-{session.pk}.csv")
+    return sessions.download(
+        request, sessions.csv_chunks(sessions.session_hands(session)),
+        "text/csv; charset=utf-8", f"session-{session.pk}.csv")

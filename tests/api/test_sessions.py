@@ -308,3 +308,29 @@ def test_throttled_like_the_other_endpoints(hand_made: dict[str, Any], settings:
     assert [create(bob).status_code for _ in range(3)] == [201, 201, 429]
     assert create(bob).json()["error"]["details"]["scope"] == "create"
     assert bob.get("/api/v1/sessions/").status_code == 200  # reads: the default scope
+
+
+def test_downloads_stream_under_asgi(hand_made: dict[str, Any]) -> None:
+    """Under Daphne the exports go out through an asynchronous iterator (Django would read
+    a synchronous one whole into memory first, with a warning)."""
+    import warnings
+
+    from asgiref.sync import async_to_sync
+    from django.test import AsyncClient
+
+    session = sessions.save_session(user=hand_made["users"]["bob"],
+                                    data={"name": "asgi", "tables": ["Hand-made"]})
+    client = AsyncClient()
+    client.force_login(hand_made["users"]["bob"])
+
+    async def fetch(url: str) -> tuple[Any, str]:
+        response = await client.get(url)
+        parts = [part async for part in response.streaming_content]
+        return response, b"".join(parts).decode()
+
+    with warnings.catch_warnings():  # "must consume synchronous iterators" would fail
+        warnings.filterwarnings("error", message=".*synchronous iterators")
+        for url in (f"/api/v1/sessions/{session.pk}/csv", f"/research/sessions/{session.pk}/csv"):
+            response, text = async_to_sync(fetch)(url)
+            assert response.status_code == 200, url
+            assert response.is_async and len(text.splitlines()) == 16
