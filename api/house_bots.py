@@ -31,12 +31,13 @@ from .views import ApiView, errors
 BAD_INPUT = {"invalid_style", "invalid_params", "invalid_name", "invalid_text"}
 
 
-def house_bot_json(bot: Player) -> dict[str, Any]:
-    seats = list(bot.seats.select_related("table").order_by("table_id"))  # type: ignore[attr-defined]
+def house_bot_json(bot: Player, styles: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    seats = sorted(bot.seats.all(), key=lambda s: (s.table_id, s.number))  # type: ignore[attr-defined]
+    styles = services.house_bot_styles() if styles is None else styles
     return {"id": bot.pk, "name": bot.name, "style": bot.house_strategy,
             "params": bot.house_params, "description": bot.description,
             "balance": bot.balance, "created_at": bot.created_at.isoformat(),
-            "games": services.house_bot_styles().get(bot.house_strategy, []),
+            "games": styles.get(bot.house_strategy, []),
             "seats": [{"table": s.table_id, "table_name": s.table.name, "seat": s.number,
                        "stack": s.stack} for s in seats]}
 
@@ -104,8 +105,9 @@ class HouseBotsView(_HouseBotView):
     @extend_schema(summary="Every house bot (tester+)",
                    responses={200: HOUSE_BOT, **errors(403)}, tags=["house bots"])
     def get(self, request: Request) -> Response:
-        bots = Player.objects.live().house().order_by("name")
-        return Response([house_bot_json(b) for b in bots])
+        bots = Player.objects.live().house().order_by("name").prefetch_related("seats__table")
+        styles = services.house_bot_styles()
+        return Response([house_bot_json(b, styles) for b in bots])
 
     @extend_schema(summary="Create a house bot (tester+)", request=HouseBotCreateSerializer,
                    responses={201: HOUSE_BOT, **errors(400, 403, 409)}, tags=["house bots"])
