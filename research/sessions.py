@@ -35,7 +35,7 @@ from asgiref.sync import sync_to_async
 from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
 from django.db import transaction
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import QuerySet, Sum
 from django.http import StreamingHttpResponse
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
@@ -592,7 +592,3 @@ def csv_text(chunks: Iterable[str]) -> str:
         out.write(chunk)
     return out.getvalue()
 
-
-def table_choices() -> QuerySet[Table]:
-    """Tables offered by the session form: those with finished hands, newest first."""
-    return Table.objects.filter(Q(hands__ended_at__isnull=False)).distinct().order_by("-pk")
