@@ -390,3 +390,18 @@ def test_admin_lists_sessions(hand_made: dict[str, Any], client: Any) -> None:
     assert client.get(reverse("admin:research_session_changelist")).status_code == 200
     page = client.get(reverse("admin:research_session_change", args=[session.pk]))
     assert page.status_code == 200 and "Hand-made" in page.content.decode()
+
+
+def test_small_chunks_give_the_same_answers(hand_made: dict[str, Any],
+                                            monkeypatch: pytest.MonkeyPatch,
+                                            django_assert_max_num_queries: Any) -> None:
+    """Hands are read a chunk at a time (``CHUNK``): two per chunk gives the same
+    statistics, CSV and PHH as one chunk, in more, smaller queries."""
+    session = new_session(hand_made["users"]["bob"])
+    whole = sessions.compute(sessions.session_hands(session))
+    text = sessions.csv_text(sessions.csv_chunks(sessions.session_hands(session)))
+    monkeypatch.setattr(sessions, "CHUNK", 2)
+    with django_assert_max_num_queries(20) as queries:
+        assert sessions.compute(sessions.session_hands(session)) == whole
+    assert len(queries.captured_queries) >= 4  # count, then three chunks of hands (6 hands)
+    assert sessions.csv_text(sessions.csv_chunks(sessions.session_hands(session))) == text
