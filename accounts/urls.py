@@ -34,8 +34,9 @@ urlpatterns = [
     path("account/tokens/<int:token_id>/revoke/", views.personal_token_revoke,
          name="personal_token_revoke"),
     path("account/house-bots/", views.house_bots, name="house_bots"),
-    path("account/house-bots/<int:player_id>/", views.house_bot_edit, name="house_bot_edit"),
-    path("account/house-bots/<int:player_id>/delete/", views.house_bot_delete,
+    path("account/house-bots/<int:house_bot_id>/", views.house_bot_edit,
+         name="house_bot_edit"),
+    path("account/house-bots/<int:house_bot_id>/delete/", views.house_bot_delete,
          name="house_bot_delete"),
     path("account/delete/", views.account_delete, name="account_delete"),
 ]

@@ -265,10 +265,10 @@ def house_bots(request: HttpRequest) -> HttpResponse:
 
 
 @right_required("can_manage_bots")
-def house_bot_edit(request: HttpRequest, player_id: int) -> HttpResponse:
+def house_bot_edit(request: HttpRequest, house_bot_id: int) -> HttpResponse:
     import json
 
-    bot = _house_bot(player_id)
+    bot = _house_bot(house_bot_id)
     initial = {"name": bot.name, "style": bot.house_strategy,
                "params": json.dumps(bot.house_params), "description": bot.description}
     form = HouseBotForm(request.POST or None, initial=initial)
@@ -290,8 +290,8 @@ def house_bot_edit(request: HttpRequest, player_id: int) -> HttpResponse:
 
 
 @right_required("can_manage_bots")
-def house_bot_delete(request: HttpRequest, player_id: int) -> HttpResponse:
-    bot = _house_bot(player_id)
+def house_bot_delete(request: HttpRequest, house_bot_id: int) -> HttpResponse:
+    bot = _house_bot(house_bot_id)
     if request.method == "POST":
         try:
             services.delete_house_bot(bot, by=request.user)  # type: ignore[arg-type]

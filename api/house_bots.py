@@ -102,7 +102,7 @@ class _HouseBotView(ApiView):
 
 
 class HouseBotsView(_HouseBotView):
-    @extend_schema(summary="Every house bot (tester+)",
+    @extend_schema(summary="Every house bot (tester+)", operation_id="house_bots_list",
                    responses={200: HOUSE_BOT, **errors(403)}, tags=["house bots"])
     def get(self, request: Request) -> Response:
         bots = Player.objects.live().house().order_by("name").prefetch_related("seats__table")
@@ -135,15 +135,15 @@ class HouseBotStylesView(_HouseBotView):
 class HouseBotView(_HouseBotView):
     @extend_schema(summary="One house bot", responses={200: HOUSE_BOT, **errors(403, 404)},
                    tags=["house bots"])
-    def get(self, request: Request, bot_id: int) -> Response:
-        return Response(house_bot_json(house_bot(bot_id)))
+    def get(self, request: Request, house_bot_id: int) -> Response:
+        return Response(house_bot_json(house_bot(house_bot_id)))
 
     @extend_schema(summary="Rename a house bot, change its style, parameters or description",
                    request=HouseBotChangeSerializer,
                    responses={200: HOUSE_BOT, **errors(400, 403, 404, 409)},
                    tags=["house bots"])
-    def patch(self, request: Request, bot_id: int) -> Response:
-        bot = house_bot(bot_id)
+    def patch(self, request: Request, house_bot_id: int) -> Response:
+        bot = house_bot(house_bot_id)
         data = HouseBotChangeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
@@ -155,9 +155,9 @@ class HouseBotView(_HouseBotView):
     @extend_schema(summary="Delete a house bot (refused while it sits at a table: "
                            "`player_seated`)",
                    responses={204: None, **errors(403, 404, 409)}, tags=["house bots"])
-    def delete(self, request: Request, bot_id: int) -> Response:
+    def delete(self, request: Request, house_bot_id: int) -> Response:
         try:
-            services.delete_house_bot(house_bot(bot_id), by=request.user)
+            services.delete_house_bot(house_bot(house_bot_id), by=request.user)
         except AccountsError as exc:
             raise refusal(exc) from None
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -44,7 +44,7 @@ HTML_PAGES = {
     "home", "login", "register", "password_change", "password_change_done", "account",
     "player_rename", "player_delete", "account_delete", "lobby", "table", "table_hands",
     "player_hands", "player_stats", "replay", "leaderboard", "research:match_list",
-    "research:match_detail", "api-docs",
+    "research:match_detail", "api-docs", "house_bots", "house_bot_edit", "house_bot_delete",
 }
 QUERY = {"api-wait": "?timeout=0"}  # the long poll answers at once
 
@@ -149,7 +149,11 @@ def site(alice: Any, bob: Any, root: Any) -> dict[str, str]:
     call_command("run_match", "--bots", "rule_based,random", "--hands", "20", "--seed", "1",
                  stdout=io.StringIO())
     bot, _ = create_bot(owner=root, name="RootBot")
+    from accounts.services import add_house_bot
+
+    house_bot = add_house_bot(by=root, name="Headers-EHS", style="ehs")
     return {
+        "house_bot_id": str(house_bot.pk),
         "table_id": str(table.pk), "hand_id": str(hand.pk), "match_id":
         str(MatchRun.objects.get().pk), "player_id": str(root.players.get(kind="human").pk),
         "game": "holdem", "key": "holdem", "name": "alice", "bot_id": str(bot.pk),
