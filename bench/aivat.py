@@ -14,8 +14,12 @@ match is a plain hand), *duplicate* (over the deal pairs), *AIVAT* (each hand
 corrected) and *AIVAT + duplicate*, each with its 95 % half-width and its variance
 reduction (raw variance / its variance = how many times fewer hands it needs).
 ``--no-policy`` rows repeat the match with the bots' policies withheld (chance
-corrections only), so the action correction's share shows.  The same match without
-AIVAT is timed too: the estimator's cost per hand.
+corrections only), so the action correction's share shows.  ``--model-hands N``
+first learns a value model (pre-flop table and betas, ``botkit.aivat.ValueModel``)
+from a separate match of ``N`` hands of the same pairing on another seed
+(``seed + 1000003``, fresh bots) and evaluates the match again with it: the value
+function is frozen before the evaluated data.  The same match without AIVAT is
+timed too: the estimator's cost per hand.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from botkit.bot import Json
 from botkit.house import make_bot
-from botkit.match import MatchSettings, play_match
+from botkit.match import MatchSettings, learn_value_model, play_match
 
 PAIRINGS = [("rule_based", "calling_station", "NL"), ("rule_based", "random", "FL"),
             ("rule_based", "random", "NL"), ("random", "random", "NL")]
@@ -63,7 +67,7 @@ def bots(first: str, second: str, seed: int, withhold: bool) -> dict[str, Any]:
 
 
 def measure(first: str, second: str, structure: str, hands: int, seed: int,
-            no_policy: bool) -> Json:
+            no_policy: bool, model_hands: int = 0) -> Json:
     settings = MatchSettings(structure=structure)
     started = time.perf_counter()
     plain = play_match(bots(first, second, seed, False), settings, hands=hands, seed=seed,
@@ -87,6 +91,15 @@ def measure(first: str, second: str, structure: str, hands: int, seed: int,
         bare = play_match(bots(first, second, seed, True), settings, hands=hands, seed=seed,
                           duplicate=True, record=False, aivat=True)
         row["no_policy"] = bare.bots[name].estimates
+    if model_hands:
+        started = time.perf_counter()
+        model = learn_value_model(bots(first, second, seed + 7, False), settings,
+                                  hands=model_hands, seed=seed + 1_000_003)
+        row["model_seconds"] = time.perf_counter() - started
+        row["model"] = model.to_json()
+        learnt = play_match(bots(first, second, seed, False), settings, hands=hands, seed=seed,
+                            duplicate=True, record=False, aivat=True, aivat_model=model)
+        row["with_model"] = learnt.bots[name].estimates
     return row
 
 
@@ -100,15 +113,18 @@ def markdown(rows: list[Json]) -> str:
         return text
 
     lines = ["| pairing (first bot's result) | hands | raw | duplicate | AIVAT | AIVAT + duplicate "
-             "| AIVAT, no policies | ms/hand |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "| AIVAT, no policies | AIVAT, learnt model | AIVAT + dup., learnt model "
+             "| ms/hand |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
         e = r["estimates"]
         bare = (r.get("no_policy") or {}).get("aivat")
+        model = r.get("with_model") or {}
         lines.append(f"| {r['pairing']} {r['structure']} | {r['hands']:,} | "
                      f"{cell(e['raw'], False)} | {cell(e.get('duplicate'))} | "
                      f"{cell(e.get('aivat'))} | {cell(e.get('aivat_duplicate'))} | "
-                     f"{cell(bare)} | {r['ms_per_hand']:.2f} |")
+                     f"{cell(bare)} | {cell(model.get('aivat'))} | "
+                     f"{cell(model.get('aivat_duplicate'))} | {r['ms_per_hand']:.2f} |")
     return "\n".join(lines)
 
 
@@ -121,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-policy", action="store_true",
                         help="also the match with the policies withheld")
+    parser.add_argument("--model-hands", type=int, default=0,
+                        help="also learn a value model from a separate match of this many "
+                             "hands (another seed) and evaluate with it")
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--out", type=Path, help="append each row as a JSON line")
     args = parser.parse_args(argv)
@@ -133,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--pairing A,B or --all")
     rows = []
     for first, second, structure in plan:
-        row = measure(first, second, structure, args.hands, args.seed, args.no_policy)
+        row = measure(first, second, structure, args.hands, args.seed, args.no_policy,
+                      args.model_hands)
         rows.append(row)
         if args.out:
             with args.out.open("a") as out:

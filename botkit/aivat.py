@@ -82,8 +82,18 @@ from typing import Any
 
 import eval7
 
-__all__ = ["MAX_POLICY", "Aivat", "HandCorrection", "Outlook", "PolicyError", "policy_matches",
-           "samples_for", "validate_policy"]
+__all__ = [
+    "MAX_POLICY",
+    "Aivat",
+    "HandCorrection",
+    "Outlook",
+    "PolicyError",
+    "ValueModel",
+    "hand_class",
+    "policy_matches",
+    "samples_for",
+    "validate_policy",
+]
 
 Json = dict[str, Any]
 
@@ -260,6 +270,24 @@ class Outlook:
                 total += 1
         return cls(tuple(live), counts, total)
 
+    def shares(self, alive: Sequence[bool]) -> list[float]:
+        """Each live player's chance to win a pot all the live players contest (ties
+        split); 0 for the others."""
+        out = [0.0] * len(alive)
+        players = [p for p in self.live if alive[p]]
+        if len(players) == 1:
+            out[players[0]] = 1.0
+            return out
+        index = [(p, self.live.index(p)) for p in players]
+        total = self.total
+        for pattern, count in self.counts.items():
+            best = max(pattern[i] for _, i in index)
+            winners = [p for p, i in index if pattern[i] == best]
+            share = count / total / len(winners)
+            for p in winners:
+                out[p] += share
+        return out
+
     def values(self, contributed: Sequence[float], alive: Sequence[bool]) -> list[float]:
         """Each player's expected net (chips) if the players in ``alive`` checked the
         hand down with ``contributed`` in the middle: side pots, dead chips of
@@ -302,6 +330,13 @@ def _sampled(cards: list[eval7.Card], need: int, samples: int, rng: random.Rando
             k = j + int(uniform() * (size - j))
             pool[j], pool[k] = pool[k], pool[j]
         yield pool[:need]
+
+
+def _effective_stack(stacks: Sequence[float], alive: Sequence[bool]) -> float:
+    """Chips that can still go in: the second-largest stack behind among the live
+    players (heads-up: the shorter)."""
+    behind = sorted((stacks[p] for p in range(len(stacks)) if alive[p]), reverse=True)
+    return max(0.0, behind[1]) if len(behind) > 1 else 0.0
 
 
 def _layers(contributed: Sequence[float], players: Sequence[int]
@@ -417,20 +452,192 @@ class HandCorrection:
     action: list[list[float]] = field(default_factory=list)
 
 
+def hand_class(cards: str) -> str:
+    """The starting-hand class of two hole cards (169 classes).
+
+    >>> hand_class("AsKs"), hand_class("9cTd"), hand_class("7h7d")
+    ('AKs', 'T9o', '77')
+    """
+    high, low = cards[0], cards[2]
+    if _RANKS.index(high) < _RANKS.index(low):
+        high, low = low, high
+    if high == low:
+        return high + low
+    return high + low + ("s" if cards[1] == cards[3] else "o")
+
+
+CLASS_WEIGHT: dict[str, float] = {}
+"""The probability of each starting-hand class: 6, 4 or 12 combinations of 1,326."""
+for _i, _a in enumerate(_RANKS):
+    for _b in _RANKS[: _i + 1]:
+        if _a == _b:
+            CLASS_WEIGHT[_a + _b] = 6 / 1326
+        else:
+            CLASS_WEIGHT[_a + _b + "s"] = 4 / 1326
+            CLASS_WEIGHT[_a + _b + "o"] = 12 / 1326
+
+
+@dataclass(slots=True)
+class ValueModel:
+    """A value model learnt beforehand and frozen (from matches *other* than the one
+    evaluated): a pre-flop table, ``values[position][class]``, the mean result (big
+    blinds) of the player at that position holding that starting-hand class
+    (:meth:`learn`), and per street a weight ``betas[street]`` of the equity edge on
+    the chips still behind (:meth:`Aivat.fit`; see the module's docstring).
+
+    With a table the deal node's value is ``V_i = t_i − mean_{j≠i} t_j`` (``t_j``:
+    the table's value of player ``j``'s position and class; zero-sum), and its
+    expectation over the deal is exact, ``E[t_i] = Σ_c P(c)·values[i][c]`` (every
+    player's hand is uniform over the 1,326 pairs).  The table is only as good as
+    the matches it was learnt from are like the evaluated one (the same bots); it
+    never makes the estimate biased.
+    """
+
+    players: int
+    values: list[dict[str, float]]
+    hands: int = 0
+    source: str = ""
+    betas: dict[str, list[float]] = field(default_factory=dict)
+
+    def _t(self, position: int, cards: str) -> float:
+        return self.values[position].get(hand_class(cards), 0.0)
+
+    def _spread(self, t: Sequence[float]) -> list[float]:
+        n = len(t)
+        total = math.fsum(t)
+        return [t[i] - (total - t[i]) / (n - 1) for i in range(n)]
+
+    def deal_values(self, holes: Sequence[str], big_blind: float) -> list[float]:
+        """``V`` of the dealt hole cards, chips per position."""
+        return [big_blind * v for v in self._spread(
+            [self._t(p, holes[p]) for p in range(len(holes))])]
+
+    def expected_values(self, big_blind: float) -> list[float]:
+        """``E[V]`` over the deal, chips per position."""
+        means = [math.fsum(CLASS_WEIGHT[c] * row.get(c, 0.0) for c in CLASS_WEIGHT)
+                 for row in self.values]
+        return [big_blind * v for v in self._spread(means)]
+
+    @classmethod
+    def learn(cls, hands: Iterable[tuple[Sequence[str], Sequence[float]]], players: int,
+              big_blind: float, shrink: float = 10.0, source: str = "") -> ValueModel:
+        """From ``(hole cards by position, result in chips by position)`` of other
+        hands: per position and class the mean result, shrunk towards the position's
+        mean as if ``shrink`` more hands had that mean (few hands of a class)."""
+        sums = [dict.fromkeys(CLASS_WEIGHT, 0.0) for _ in range(players)]
+        counts = [dict.fromkeys(CLASS_WEIGHT, 0) for _ in range(players)]
+        count = 0
+        for holes, nets in hands:
+            count += 1
+            for p in range(players):
+                c = hand_class(holes[p])
+                sums[p][c] += nets[p] / big_blind
+                counts[p][c] += 1
+        values = []
+        for p in range(players):
+            mean = math.fsum(sums[p].values()) / max(1, count)
+            values.append({c: (sums[p][c] + shrink * mean) / (counts[p][c] + shrink)
+                           for c in CLASS_WEIGHT})
+        return cls(players, values, count, source)
+
+    @classmethod
+    def from_records(cls, records: Iterable[Json], big_blind: float, players: int,
+                     source: str = "") -> ValueModel:
+        """From :func:`botkit.match.play_match`'s ``records`` (``record=True``,
+        Hold'em): position ``(seat − button − 1) mod n``, the button last."""
+        hands = []
+        for r in records:
+            seats, button = r["seats"], r["button"]
+            holes, nets = [""] * players, [0.0] * players
+            for seat, name in enumerate(seats):
+                position = (seat - button - 1) % players
+                holes[position] = r["cards"][name]
+                nets[position] = r["net"][name]
+            hands.append((holes, nets))
+        return cls.learn(hands, players, big_blind, source=source)
+
+    def to_json(self) -> Json:
+        return {"players": self.players, "values": self.values, "hands": self.hands,
+                "source": self.source, "betas": self.betas}
+
+    @classmethod
+    def from_json(cls, data: Json) -> ValueModel:
+        return cls(int(data["players"]), [dict(v) for v in data["values"]],
+                   int(data.get("hands", 0)), str(data.get("source", "")),
+                   {str(k): [float(x) for x in v]
+                    for k, v in (data.get("betas") or {}).items()})
+
+
 class Aivat:
     """The estimator for hold'em hands (any number of players, any structure).
 
     ``big_blind`` scales the number of Monte-Carlo boards (:func:`samples_for`);
     ``seed`` seeds the estimator's own boards (with the hole cards, so the replays
-    of a duplicate deal share them); ``samples`` fixes their number instead.
+    of a duplicate deal share them); ``samples`` fixes their number instead.  A
+    ``model`` (:class:`ValueModel`, learnt from other matches) values the deal node
+    with its table (instead of the all-in equity of the blinds) and adds its
+    ``betas``; ``learn`` gathers what :meth:`fit` needs from the hands it corrects.
     """
 
     def __init__(self, big_blind: int = 2, seed: int = 0, samples: int | None = None,
-                 cache_size: int = 4096) -> None:
+                 cache_size: int = 4096, model: ValueModel | None = None,
+                 learn: bool = False) -> None:
         self.big_blind, self.seed, self.samples = big_blind, seed, samples
+        self.table = model if model is not None and model.values else None
+        self.betas = dict(model.betas) if model is not None else {}
+        self.sums: dict[str, list[float]] | None = {} if learn else None  # street -> sums
         self.cache: dict[Any, Outlook] = {}
         self.cache_size = cache_size
         self.decisions = 0  # decisions corrected with a policy, over every hand
+
+    def _v(self, outlook: Outlook, state: _State, street: str) -> list[float]:
+        """``V``: the all-in equity value, plus with a model
+        ``(q_i − 1/k)·(β₁·S + β₂·pot)`` for the street (``q_i`` the chance to win a pot
+        of the ``k`` live players, ``S`` the effective stack behind, ``pot`` the chips
+        in the middle)."""
+        values = outlook.values(state.contributed, state.alive)
+        beta = self.betas.get(street)
+        if beta:
+            weight = (beta[0] * _effective_stack(state.stacks, state.alive)
+                      + beta[1] * sum(state.contributed))
+            shares = outlook.shares(state.alive)
+            k = sum(state.alive)
+            if k > 1:
+                for p in range(len(values)):
+                    if state.alive[p]:
+                        values[p] += (shares[p] - 1 / k) * weight
+        return values
+
+    def _observe(self, pending: list[tuple[str, int, float, float, float]],
+                 outlook: Outlook, state: _State, street: str) -> None:
+        """Learning: the features ``(q_i − 1/k)·S``, ``(q_i − 1/k)·pot`` and the equity
+        value at a node."""
+        k = sum(state.alive)
+        if k < 2:
+            return
+        behind = _effective_stack(state.stacks, state.alive)
+        pot = sum(state.contributed)
+        shares = outlook.shares(state.alive)
+        values = outlook.values(state.contributed, state.alive)
+        for p in range(len(values)):
+            if state.alive[p]:
+                edge = shares[p] - 1 / k
+                pending.append((street, p, edge * behind, edge * pot, values[p]))
+
+    def fit(self, model: ValueModel | None = None) -> ValueModel:
+        """The ``betas`` that best predict, on the hands seen with ``learn``, the rest of
+        a hand's result from each chance node (least squares of ``u_i − EqV_i`` on the
+        two features, per street), in ``model`` (or a model without a table)."""
+        betas: dict[str, list[float]] = {}
+        for street, (a11, a12, a22, b1, b2) in (self.sums or {}).items():
+            det = a11 * a22 - a12 * a12
+            if det > 1e-9 * max(1.0, a11 * a22):
+                betas[street] = [(b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det]
+            elif a11:
+                betas[street] = [b1 / a11, 0.0]
+        if model is None:
+            return ValueModel(0, [], 0, "", betas)
+        return ValueModel(model.players, model.values, model.hands, model.source, betas)
 
     def _outlook(self, holes: list[str], live: tuple[int, ...], board: str,
                  samples: int | None) -> Outlook:
@@ -473,6 +680,8 @@ class Aivat:
         result = HandCorrection(list(nets), [float(x) for x in nets])
         outlook: Outlook | None = None
         dealt = False
+        street = "preflop"
+        pending: list[tuple[str, int, float, float, float]] = []
 
         def add(terms: list[float], into: list[list[float]]) -> None:
             into.append(terms)
@@ -490,20 +699,31 @@ class Aivat:
                     raise ValueError("AIVAT needs every player's hole cards.")
                 live = tuple(p for p in range(n) if state.alive[p])
                 outlook = self._outlook(holes, live, "", self._preflop_samples(events, stacks))
-                expected = expected_deal_values(state.contributed, state.alive)
-                actual = outlook.values(state.contributed, state.alive)
+                if self.table is not None and self.table.players == n:
+                    expected = self.table.expected_values(self.big_blind)
+                    actual = self.table.deal_values(holes, self.big_blind)
+                else:  # E[q_i] = 1/k by symmetry: the betas' term has mean zero here
+                    expected = expected_deal_values(state.contributed, state.alive)
+                    actual = self._v(outlook, state, street)
+                if self.sums is not None:
+                    self._observe(pending, outlook, state, street)
                 result.nodes.append("deal")
                 add([expected[p] - actual[p] for p in range(n)], result.chance)
             if kind == "BoardDealt":
                 assert outlook is not None
-                before = outlook.values(state.contributed, state.alive)
+                street = str(e.get("street", "board"))
+                # E over the cards of V after them: q and the equity are martingales, so
+                # it is V of the outlook before them with the next street's beta.
+                before = self._v(outlook, state, street)
                 state.event(e)
                 board += "".join(str(c) for c in e["cards"]) if not isinstance(
                     e["cards"], str) else e["cards"]
                 live = tuple(p for p in range(n) if state.alive[p])
                 outlook = self._outlook(holes, live, board, None)
-                after = outlook.values(state.contributed, state.alive)
-                result.nodes.append(str(e.get("street", "board")))
+                after = self._v(outlook, state, street)
+                if self.sums is not None:
+                    self._observe(pending, outlook, state, street)
+                result.nodes.append(street)
                 add([before[p] - after[p] for p in range(n)], result.chance)
                 continue
             policy = policies.get(index)
@@ -511,36 +731,48 @@ class Aivat:
                 player = e["player"]
                 expected = [0.0] * n
                 for entry in policy:
-                    mean = self._mean_value(outlook, state, player, entry)
+                    mean = self._mean_value(outlook, state, player, entry, street)
                     for p in range(n):
                         expected[p] += entry["p"] * mean[p]
                 state.event(e)
-                actual = outlook.values(state.contributed, state.alive)
+                actual = self._v(outlook, state, street)
                 result.decisions.append(index)
                 add([expected[p] - actual[p] for p in range(n)], result.action)
                 self.decisions += 1
                 continue
             state.event(e)
+        if self.sums is not None:
+            for node_street, p, x1, x2, equity in pending:
+                sums = self.sums.setdefault(node_street, [0.0] * 5)
+                y = nets[p] - equity
+                sums[0] += x1 * x1
+                sums[1] += x1 * x2
+                sums[2] += x2 * x2
+                sums[3] += x1 * y
+                sums[4] += x2 * y
         return result
 
-    @staticmethod
-    def _mean_value(outlook: Outlook, state: _State, player: int, entry: Json) -> list[float]:
+    def _mean_value(self, outlook: Outlook, state: _State, player: int, entry: Json,
+                    street: str) -> list[float]:
         """``V`` after the entry's move, averaged over its range if it has one (exact:
-        ``V`` is linear in the amount between the other players' contributions)."""
+        ``V`` is linear in the amount between the other players' contributions and
+        where the stack behind crosses another live player's)."""
         move = entry["move"]
         spans = entry.get("range")
         if not spans:
-            return outlook.values(*_after(state.move(player, move)))
+            return self._v(outlook, state.move(player, move), street)
         (name, (low, high)), = spans.items()
         base = state.contributed[player] - state.bets[player]
         cap = state.bets[player] + state.stacks[player]  # the most the street bet can reach
         kinks = sorted({round(c - base) for q, c in enumerate(state.contributed) if q != player}
+                       | {round(cap - state.stacks[q]) for q in range(len(state.stacks))
+                          if q != player and state.alive[q]}
                        | {round(cap)})
         cuts = [low] + [k for k in kinks if low < k < high] + [high]
         total = [0.0] * len(state.contributed)
 
         def value(amount: int) -> list[float]:
-            return outlook.values(*_after(state.move(player, {**move, name: amount})))
+            return self._v(outlook, state.move(player, {**move, name: amount}), street)
 
         # Whole amounts in [cuts[0], cuts[1]], then (cuts[i], cuts[i+1]] for the rest: V is
         # linear on each, so the sum is count × the mean of the ends.
@@ -559,10 +791,6 @@ class Aivat:
             start, left = end, right
         width = high - low + 1
         return [t / width for t in total]
-
-
-def _after(state: _State) -> tuple[list[float], list[bool]]:
-    return state.contributed, state.alive
 
 
 # ------------------------------------------------------------------ matches
@@ -593,8 +821,10 @@ class MatchTracker:
     ``played`` once the engine accepted it) and, per finished hand, the hand's
     events; ``finish`` returns each seat's corrected result."""
 
-    def __init__(self, big_blind: int, seed: int, samples: int | None = None) -> None:
-        self.estimator = Aivat(big_blind=big_blind, seed=seed, samples=samples)
+    def __init__(self, big_blind: int, seed: int, samples: int | None = None,
+                 model: ValueModel | None = None, learn: bool = False) -> None:
+        self.estimator = Aivat(big_blind=big_blind, seed=seed, samples=samples, model=model,
+                               learn=learn)
         self.policies: dict[int, list[Json]] = {}
         self.errors: dict[str, int] = {}
         self.last_error = ""

@@ -49,14 +49,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from botkit.aivat import MatchTracker, split_policy, supported
+from botkit.aivat import MatchTracker, ValueModel, split_policy, supported
 from botkit.bot import BotLike, Json, overrides
 from botkit.results import BotResult, MatchResult, estimates, per_hand_ci
 from engine.errors import EngineError
 from engine.game import Event, Game, RoundEnded, RoundStarted, Viewer, ViewFn
 from engine.registry import get_game
 
-__all__ = ["MatchSettings", "main", "play_match"]
+__all__ = ["MatchSettings", "learn_value_model", "main", "play_match"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +203,8 @@ def play_match(
     seat_options: Json | None = None,
     aivat: bool = False,
     aivat_samples: int | None = None,
+    aivat_model: ValueModel | None = None,
+    aivat_learn: bool = False,
 ) -> MatchResult:
     """Play ``hands`` hands between ``bots`` (name -> bot, one per seat).
 
@@ -223,10 +225,13 @@ def play_match(
     ``aivat`` (Texas Hold'em) also corrects every hand with :mod:`botkit.aivat`
     (``aivat_samples`` fixes its Monte-Carlo boards per pre-flop equity): each bot's
     ``estimates`` then have ``aivat`` (and ``aivat_duplicate``) beside ``raw`` and
-    ``duplicate``.  Bots that can report their policy (a boolean ``send_policy``
-    attribute, e.g. the ``random`` and ``rule_based`` house bots) are asked to; any
-    bot's answer may carry ``"policy"`` (checked, then used; a malformed one is
-    dropped and counted in ``policy_errors``).
+    ``duplicate``; ``aivat_model`` is a value model learnt from other matches
+    (:class:`botkit.aivat.ValueModel`, :func:`learn_value_model`); ``aivat_learn``
+    learns one from this match (``result.aivat["model"]``, for use on others).  Bots that
+    can report their policy (a boolean ``send_policy`` attribute, e.g. the ``random``
+    and ``rule_based`` house bots) are asked to; any bot's answer may carry
+    ``"policy"`` (checked, then used; a malformed one is dropped and counted in
+    ``policy_errors``).
     """
     names = list(bots)
     setup = _setup(game, names, settings, game_settings, seat_options)
@@ -235,7 +240,7 @@ def play_match(
     if aivat:
         if not supported(info.key):
             raise ValueError("AIVAT corrects Texas Hold'em matches only.")
-        tracker = MatchTracker(setup.divisor, seed, aivat_samples)
+        tracker = MatchTracker(setup.divisor, seed, aivat_samples, aivat_model, aivat_learn)
         for bot in bots.values():
             if isinstance(getattr(bot, "send_policy", None), bool):
                 bot.send_policy = True  # type: ignore[attr-defined]
@@ -344,11 +349,30 @@ def play_match(
         duplicate=duplicate, seed=seed, seconds=seconds, bots=results, crosstable=crosstable,
         cumulative=cumulative, records=records, game=info.key, unit=setup.unit,
         aivat=None if tracker is None else {
-            "value_function": "all-in equity", "decisions": tracker.estimator.decisions,
+            "value_function": "all-in equity" + (
+                f" + model learnt from {aivat_model.hands} other hands ({aivat_model.source})"
+                if aivat_model is not None else ""),
+            **({"model": tracker.estimator.fit().to_json()} if aivat_learn else {}),
+            "decisions": tracker.estimator.decisions,
             "samples": aivat_samples or "adaptive", "seconds": tracker.seconds,
             "policy_errors": sum(tracker.errors.values()), "last_policy_error":
                 tracker.last_error},
     )
+
+
+def learn_value_model(bots: Mapping[str, BotLike], settings: MatchSettings | None = None,
+                      hands: int = 20000, seed: int = 1_000_001) -> ValueModel:
+    """A :class:`botkit.aivat.ValueModel` (pre-flop table and betas) learnt from a
+    plain match of ``bots`` on its own ``seed`` — never the evaluated match's: the
+    value function must be fixed before the data it evaluates."""
+    config = (settings or MatchSettings()).resolved(len(bots))
+    result = play_match(bots, config, hands=hands, seed=seed, record=True, aivat=True,
+                        aivat_learn=True)
+    assert config.seats is not None and result.aivat is not None
+    table = ValueModel.from_records(result.records, config.big_blind, config.seats,
+                                    source=f"{','.join(bots)}, seed {seed}")
+    table.betas = ValueModel.from_json(result.aivat["model"]).betas
+    return table
 
 
 def _table(setup: _Setup, players: Sequence[str]) -> Any:
@@ -570,6 +594,9 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
                              "reduction, docs/aivat.md; costs about 1-3 ms per hand)")
     parser.add_argument("--aivat-samples", type=int, default=None,
                         help="Monte-Carlo boards per pre-flop equity (default: by the pot)")
+    parser.add_argument("--aivat-train", type=int, default=0, metavar="HANDS",
+                        help="first learn AIVAT's value model (pre-flop table, betas) from a "
+                             "separate match of HANDS hands (seed + 1000003; the same bots)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     return parser.parse_args(argv)
 
@@ -613,12 +640,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = MatchSettings(structure=structure, small_blind=int(small),
                              big_blind=int(big), ante=args.ante, seats=players,
                              stack=args.stack * int(big), reset_stacks=not args.no_reset)
+    table = None
+    if args.aivat and args.aivat_train and args.game == "holdem":
+        table = learn_value_model(bots, settings, args.aivat_train, args.seed + 1_000_003)
     try:
         result = play_match(bots, settings, hands=args.hands, seed=args.seed,
                             duplicate=args.duplicate, series_length=args.series or None,
                             phh_out=args.phh_out, record=False, game=args.game,
                             game_settings=args.settings, aivat=args.aivat,
-                            aivat_samples=args.aivat_samples)
+                            aivat_samples=args.aivat_samples, aivat_model=table)
     except (ValueError, MalformedAction) as error:
         print(error, file=sys.stderr)
         return 2

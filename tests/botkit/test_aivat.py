@@ -12,12 +12,15 @@ from typing import Any
 import pytest
 
 from botkit.aivat import (
+    CLASS_WEIGHT,
     MAX_POLICY,
     Aivat,
     MatchTracker,
     Outlook,
     PolicyError,
+    ValueModel,
     expected_deal_values,
+    hand_class,
     validate_policy,
 )
 from botkit.bot import Bot
@@ -25,7 +28,7 @@ from botkit.client import act_command
 from botkit.house import make_bot
 from botkit.house.random_bot import RandomBot
 from botkit.house.rule_based import RuleBasedBot
-from botkit.match import MatchSettings, main, play_match
+from botkit.match import MatchSettings, learn_value_model, main, play_match
 from botkit.results import Z95
 from botkit.runner import answer_and_policy
 
@@ -53,10 +56,17 @@ def _term(correction: Any, node: str) -> list[float]:
     return correction.chance[correction.nodes.index(node)]
 
 
+# An arbitrary model: the terms must have mean zero whatever the value function is.
+MODEL = ValueModel(0, [], betas={"preflop": [0.3, 0.5], "flop": [0.4, -0.2],
+                                 "turn": [0.2, 0.6], "river": [0.5, 0.3]})
+MODELS = pytest.mark.parametrize("model", [None, MODEL], ids=["equity", "model"])
+
+
 # ------------------------------------------------------------ chance nodes
 
 
-def test_the_river_and_turn_terms_have_mean_zero_over_every_card() -> None:
+@MODELS
+def test_the_river_and_turn_terms_have_mean_zero_over_every_card(model: Any) -> None:
     """Heads-up, 30 chips each in: the river term averaged over the 44 rivers, and the
     turn term over the 45 turns, are exactly zero (the expectations are exact)."""
     holes = ["AhKh", "QsQd"]
@@ -68,7 +78,7 @@ def test_the_river_and_turn_terms_have_mean_zero_over_every_card() -> None:
         {"type": "BetPlaced", "player": 1, "to": 8},
         {"type": "PlayerCalled", "player": 0, "amount": 8},
     ]
-    estimator = Aivat(big_blind=2, samples=200)
+    estimator = Aivat(big_blind=2, samples=200, model=model)
     turns = _rest(*holes, flop)
     total = 0.0
     for turn in turns:
@@ -86,7 +96,8 @@ def test_the_river_and_turn_terms_have_mean_zero_over_every_card() -> None:
     assert len(rivers) == 44 and abs(total / len(rivers)) < 1e-9
 
 
-def test_multiway_side_pots_and_dead_money_terms_have_mean_zero() -> None:
+@MODELS
+def test_multiway_side_pots_and_dead_money_terms_have_mean_zero(model: Any) -> None:
     """Three players with unequal stacks (a side pot), one folded after putting chips
     in (dead money): the river term has mean zero for every player."""
     holes = ["AsAd", "KcKh", "9s8s"]
@@ -98,7 +109,7 @@ def test_multiway_side_pots_and_dead_money_terms_have_mean_zero() -> None:
         _board("flop", "9c8c2d"), _board("turn", "Jh"),
     ]
     stacks = [100, 400, 400]
-    estimator = Aivat(big_blind=2, samples=100)
+    estimator = Aivat(big_blind=2, samples=100, model=model)
     rivers = _rest(*holes, "9c8c2dJh")
     sums = [0.0, 0.0, 0.0]
     for river in rivers:
@@ -167,7 +178,8 @@ def _decision_events(action: Json) -> list[Json]:
     return events
 
 
-def test_the_action_term_has_mean_zero_under_the_policy() -> None:
+@MODELS
+def test_the_action_term_has_mean_zero_under_the_policy(model: Any) -> None:
     """Σ over the moves of π(a)·term(a) is zero, a uniform raise range included (every
     whole amount played once), with stacks that make the amount's value kinked."""
     moves = [{"kind": "fold", "label": "Fold"}, {"kind": "call", "label": "Call 20"},
@@ -177,7 +189,7 @@ def test_the_action_term_has_mean_zero_under_the_policy() -> None:
         {"move": {"kind": "fold"}, "p": 0.2}, {"move": {"kind": "call"}, "p": 0.5},
         {"move": {"kind": "raise"}, "p": 0.3, "range": {"amount": [40, 150]}}])
     stacks = [60, 152, 120]  # position 0 can put 58 more, 2 can put 118: kinks
-    estimator = Aivat(big_blind=2, samples=100)
+    estimator = Aivat(big_blind=2, samples=100, model=model)
     index = len(_decision_events({"kind": "fold"})) - 1
     mean = [0.0, 0.0, 0.0]
     outcomes = ([({"kind": "fold"}, 0.2), ({"kind": "call"}, 0.5)]
@@ -196,11 +208,29 @@ def test_a_decision_without_a_policy_has_no_term() -> None:
     assert c.action == [] and c.nodes == ["deal", "flop"]
 
 
+def test_the_deal_table_expectation_is_exact() -> None:
+    """E over every hole-card pair of a position's table value is Σ P(class)·value."""
+    rng = random.Random(3)
+    values = [{c: rng.uniform(-5, 5) for c in CLASS_WEIGHT} for _ in range(3)]
+    model = ValueModel(3, values)
+    pairs = [a + b for i, a in enumerate(DECK) for b in DECK[i + 1:]]
+    assert len(pairs) == 1326 and abs(sum(CLASS_WEIGHT.values()) - 1) < 1e-12
+    for p in range(3):
+        mean = math.fsum(values[p][hand_class(h)] for h in pairs) / 1326
+        assert mean == pytest.approx(
+            math.fsum(CLASS_WEIGHT[c] * values[p][c] for c in CLASS_WEIGHT))
+    expected = model.expected_values(2)
+    assert abs(sum(expected)) < 1e-9
+    dealt = model.deal_values(["AsAh", "7c2d", "KdQd"], 2)
+    assert abs(sum(dealt)) < 1e-9 and dealt[0] == pytest.approx(
+        2 * (values[0]["AA"] - (values[1]["72o"] + values[2]["KQs"]) / 2))
+
+
 # ------------------------------------------------------------ many hands
 
 
-def _collect(struct: str, hands: int, seed: int, pair: tuple[str, str]
-             ) -> tuple[Any, list[float], list[float]]:
+def _collect(struct: str, hands: int, seed: int, pair: tuple[str, str],
+             model: ValueModel | None = None) -> tuple[Any, list[float], list[float]]:
     """A match with AIVAT; per hand the first bot's raw and corrected result."""
     raw: list[float] = []
     fixed: list[float] = []
@@ -219,7 +249,8 @@ def _collect(struct: str, hands: int, seed: int, pair: tuple[str, str]
     try:
         result = play_match({"a": make_bot(pair[0], random.Random(seed)),
                              "b": make_bot(pair[1], random.Random(seed + 1))},
-                            MatchSettings(structure=struct), hands=hands, seed=seed, aivat=True)
+                            MatchSettings(structure=struct), hands=hands, seed=seed, aivat=True,
+                            aivat_model=model)
     finally:
         match_module.MatchTracker = original  # type: ignore[misc]
     return result, raw, fixed
@@ -254,6 +285,23 @@ def test_the_corrected_mean_agrees_with_the_raw_mean_across_seeds() -> None:
     corrections: list[float] = []
     for seed in (1, 2, 3):
         _, raw, fixed = _collect("FL", 400, seed, ("rule_based", "random"))
+        corrections += [f - r for f, r in zip(fixed, raw, strict=True)]
+    assert abs(_z(corrections)) < Z95
+
+
+def test_a_model_learnt_on_other_seeds_keeps_the_estimate_unbiased() -> None:
+    """Learn the model (table and betas) on one seed, evaluate on others: the
+    corrections still have mean zero, and the model is used (its JSON round-trips)."""
+    model = learn_value_model({"a": make_bot("rule_based", random.Random(8)),
+                               "b": make_bot("calling_station", random.Random(9))},
+                              MatchSettings(structure="FL"), hands=800, seed=99)
+    assert set(model.betas) >= {"preflop", "flop", "turn", "river"} and model.hands == 800
+    assert ValueModel.from_json(json.loads(json.dumps(model.to_json()))) == model
+    corrections: list[float] = []
+    for seed in (4, 5):
+        result, raw, fixed = _collect("FL", 400, seed, ("rule_based", "calling_station"),
+                                      model)
+        assert "model learnt from 800" in result.aivat["value_function"]
         corrections += [f - r for f, r in zip(fixed, raw, strict=True)]
     assert abs(_z(corrections)) < Z95
 
@@ -368,6 +416,10 @@ def test_the_command_line_prints_raw_duplicate_and_aivat(capsys: Any) -> None:
     assert main(["--game", "omaha", "--bots", "uniform,uniform", "--hands", "4",
                  "--aivat"]) == 2
     assert "Hold'em" in capsys.readouterr().err
+    assert main(["--bots", "rule_based,calling_station", "--hands", "100", "--aivat",
+                 "--aivat-train", "300", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "model learnt from 300 other hands" in data["aivat"]["value_function"]
 
 
 def test_the_sdk_sends_a_checked_policy_beside_the_action() -> None:
