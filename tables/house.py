@@ -75,6 +75,11 @@ class SeatBot:
 
         return overrides(self.bot, hook)
 
+    @property
+    def learns(self) -> bool:
+        """Whether it has anything to be told (most styles have neither hook: no query)."""
+        return self.wants("observe") or self.wants("hand_over")
+
 
 _instances: dict[tuple[int, int], SeatBot] = {}
 
@@ -233,6 +238,8 @@ def seat_bot(run: Any, seat: int, player: Any) -> Any:
             if (instance is None or instance.identity != _identity(player, game_key)
                     or instance.session != row.pk):
                 instance = _instances[key] = _new(table_id, seat, player, game_key, row)
+        if not instance.learns:
+            return instance.bot
         try:
             _catch_up(instance, run.game, current)
         except Exception:  # observing must never stop the table; the bot plays on
@@ -278,6 +285,8 @@ def sync() -> int:
                       .values_list("table_id", "last"))
         told = 0
         for found in list(_instances.values()):
+            if not found.learns:
+                continue
             last = latest.get(found.table_id)
             if last is None or (found.hand_id is not None and (
                     found.hand_id > last or (found.hand_id == last and found.ended))):
