@@ -557,6 +557,8 @@ class MatchRunner:
         self.progress, self.reconnect_for = progress, reconnect_for
         self.bar: Any = None
         self.over = False
+        if isinstance(getattr(bot, "send_policy", None), bool):
+            bot.send_policy = True  # type: ignore[attr-defined]  # house bots: for AIVAT
 
     def call(self, hook: str, *args: Any) -> None:
         method = getattr(self.bot, hook, None)

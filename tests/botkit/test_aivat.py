@@ -30,7 +30,7 @@ from botkit.house.random_bot import RandomBot
 from botkit.house.rule_based import RuleBasedBot
 from botkit.match import MatchSettings, learn_value_model, main, play_match
 from botkit.results import Z95
-from botkit.runner import answer_and_policy
+from botkit.runner import MatchRunner, answer_and_policy
 
 Json = dict[str, Any]
 DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
@@ -442,3 +442,27 @@ def test_the_sdk_sends_a_checked_policy_beside_the_action() -> None:
     illegal = {"kind": "check", "policy": [{"move": {"kind": "call"}, "p": 1.0}]}
     action, ok, policy, _ = answer_and_policy(illegal, turn)
     assert not ok and policy is None and action == {"kind": "fold"}
+
+
+def test_the_match_runner_sends_a_house_bots_policy_beside_its_action() -> None:
+    class Socket:
+        def __init__(self) -> None:
+            self.sent: list[Json] = []
+
+        def send(self, message: Json) -> None:
+            self.sent.append(message)
+
+    socket = Socket()
+    runner = MatchRunner("http://x", "token", RandomBot(random.Random(2)), 7, progress=False)
+    view = {"legal": {"can_fold": True, "can_check": False, "call_amount": 1,
+                      "sized_kind": "raise", "min_raise_to": 4, "max_raise_to": 400,
+                      "can_show": False, "can_muck": False}, "moves": MOVES}
+    runner.handle(socket, {"type": "match_turn", "request_id": "1-a", "view": view})  # type: ignore[arg-type]
+    message = socket.sent[0]
+    assert message["type"] == "match_action" and "policy" not in message["action"]
+    assert validate_policy(MOVES, message["policy"], message["action"])
+    runner.bot.act = lambda view: {"kind": "call",  # type: ignore[method-assign]
+                                   "policy": [{"move": {"kind": "call"}, "p": 3}]}
+    runner.handle(socket, {"type": "match_turn", "request_id": "2-b", "view": view})  # type: ignore[arg-type]
+    assert "policy" not in socket.sent[1] and runner.summary.policy_errors == 1
+
