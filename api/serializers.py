@@ -206,12 +206,16 @@ class CommandSerializer(serializers.Serializer):
     """A table command, exactly as on the websocket (docs/protocol.md)."""
 
     type = serializers.ChoiceField(
-        choices=["sit", "leave", "sit_out", "sit_in", "wait_for_bb", "add_chips", "act"])
+        choices=["sit", "leave", "sit_out", "sit_in", "wait_for_bb", "add_chips", "act",
+                 "skip_formalities"])
     seat = serializers.IntegerField(min_value=0, max_value=9, required=False)
     buy_in = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS, required=False)
     amount = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS, required=False)
     player = serializers.IntegerField(min_value=1, required=False)
     wait_for_bb = serializers.BooleanField(required=False)
+    on = serializers.BooleanField(
+        required=False, help_text="skip_formalities: answer show-or-muck prompts with muck "
+        "at once (on for people when they sit, off for bots).")
     hand = serializers.IntegerField(min_value=0, required=False,
                                     help_text="act: the hand id of `your_turn`.")
     version = serializers.IntegerField(min_value=0, required=False,

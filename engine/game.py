@@ -304,12 +304,15 @@ class Status:
     between rounds); ``to_act``: the seats that must move now (several for a
     simultaneous decision); ``decision``: a key that changes with every new decision
     (the runtime times turns and refuses stale moves by it); ``quick``: a formality
-    (e.g. show or muck) with a short timer; ``over``: the game has ended."""
+    (e.g. show or muck) with a short timer; ``default``: the move a formality's
+    player makes by not answering (poker: ``{"kind": "muck"}``) — the runtime plays it
+    at once for seats that skip formalities; ``over``: the game has ended."""
 
     round: int | None = None
     to_act: tuple[int, ...] = ()
     decision: str = ""
     quick: bool = False
+    default: Json | None = None
     over: bool = False
 
 

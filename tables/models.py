@@ -86,6 +86,10 @@ class Seat(models.Model):
     disconnected_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # Sat out because the connection was lost: a reconnect sits the player in again.
     sat_out_by_disconnect = models.BooleanField(default=False)
+    # Formalities (poker: the optional show or muck) are answered at once with the game's
+    # default move instead of holding the table for a short timer. On for people (the
+    # table's "Auto-muck" box), off for bots, which answer at once anyway.
+    skip_formalities = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "number"]

@@ -378,7 +378,8 @@ class TableRun:
             if row is None:
                 rows[number] = Seat.objects.create(
                     table=self.table, number=number, player_id=int(occupant.player_id),
-                    stack=occupant.chips, state=state)
+                    stack=occupant.chips, state=state,
+                    skip_formalities=not self.player(occupant.player_id).is_bot)
             elif (row.stack, row.state) != (occupant.chips, state):
                 row.stack, row.state = occupant.chips, state
                 changed.append(row)
@@ -417,9 +418,26 @@ class TableRun:
         table.bot_due = self.now + timedelta(seconds=conf("HOUSE_BOT_DELAY")) if house else None
         return True
 
+    def _skip_formalities(self) -> None:
+        """Answer a formality (poker: show or muck) at once with the game's default move
+        for a seat that skips them, so the table is not held for its short timer."""
+        for _ in range(MAX_ROUNDS_PER_COMMAND):
+            if not self.to_act():
+                return
+            status = self.status()
+            if not status.quick or status.default is None:
+                return
+            seat = status.to_act[0]
+            row = self.seat_row(seat)
+            if row is None or not row.skip_formalities:
+                return
+            self.engine(self.game.apply, seat, dict(status.default))
+            self._start_rounds()
+
     def finish(self, *, bump: bool = True) -> int:
         """Deal on, store everything, bump the version, publish after the commit."""
         self._start_rounds()
+        self._skip_formalities()
         self._post_ledger()
         new_turn = self._decide()
         seats_changed = self._sync_seats()

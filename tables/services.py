@@ -45,7 +45,7 @@ from .runtime import TableRun, conf, locked_table, rules_digest
 Json = dict[str, Any]
 log = logging.getLogger(__name__)
 PROCESS = f"{socket.gethostname()}:{os.getpid()}"
-BASE_COMMANDS = ("sit", "leave", "away", "back", "act")
+BASE_COMMANDS = ("sit", "leave", "away", "back", "act", "skip_formalities")
 # Every command any registered game accepts (the consumers pass these on).
 COMMANDS = (*BASE_COMMANDS, "sit_out", "sit_in", "wait_for_bb", "add_chips")
 # Input bounds (docs/security.md): a whole number in a command (a seat, a player or hand
@@ -353,7 +353,21 @@ def _act(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
     run.engine(run.game.apply, seat, action)
 
 
-HANDLERS = {"sit": _sit, "leave": _leave, "away": _away, "back": _back, "act": _act}
+def _skip_formalities(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
+    """``on``: answer the game's formalities (poker: show or muck) at once with their
+    default move (muck) instead of being asked; a pending one is answered now."""
+    seat = _my_seat(run, user, bot, command)
+    on = _field(command, "on", bool)
+    row = run.seat_row(seat)
+    if row is None:  # seated by this very command batch: nothing stored yet
+        raise TableError("not_seated", "You have no seat at this table.")
+    if row.skip_formalities != on:
+        row.skip_formalities = on
+        row.save(update_fields=["skip_formalities"])
+
+
+HANDLERS = {"sit": _sit, "leave": _leave, "away": _away, "back": _back, "act": _act,
+            "skip_formalities": _skip_formalities}
 
 
 def _clear_disconnect_flag(run: TableRun, user: User, bot: Player | None) -> None:

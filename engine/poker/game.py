@@ -286,9 +286,10 @@ class PokerGame(Game):
         seat = state.to_act_seat
         if seat is None:
             return Status(round=state.hand_number)
+        quick = hand.formality
         return Status(round=state.hand_number, to_act=(seat,),
                       decision=f"{state.hand_number}:{len(hand.history)}",
-                      quick=hand.formality)
+                      quick=quick, default={"kind": "muck"} if quick else None)
 
     def to_act(self, state: TableState) -> tuple[int, ...]:
         """The actor's seat, if any: ``status(state).to_act`` without building a Status

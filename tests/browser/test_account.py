@@ -61,6 +61,18 @@ def test_wait_for_bb_sit_out_add_chips_and_account(server: Any, open_page: Any) 
     expect(seat.locator(".hole .card")).to_have_count(2)
     shot(page, "table-joined-at-bb")
 
+    # Auto-muck (on for people): off brings the show-or-muck prompts back; it is stored
+    # with the seat, so a reload shows it off.
+    page.get_by_role("button", name=re.compile("^Auto-muck for frank: on")).click()
+    expect(page.get_by_role("button", name=re.compile("^Auto-muck for frank: off"))).to_be_visible()
+    page.reload()
+    expect(page.locator("#conn")).to_have_attribute("data-state", "connected")
+    page.locator("#account-panel summary").click()
+    off = page.get_by_role("button", name=re.compile("^Auto-muck for frank: off"))
+    expect(off).to_be_visible()
+    off.click()
+    expect(page.get_by_role("button", name=re.compile("^Auto-muck for frank: on"))).to_be_visible()
+
     # Sit out: not dealt in from the next hand.
     page.get_by_role("button", name="Sit out frank").click()
     expect(state).to_have_text(re.compile("Sits out after this hand|Sitting out"))

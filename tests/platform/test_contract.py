@@ -166,6 +166,9 @@ async def test_random_play_through_the_websocket(key: str) -> None:
     for seat, client in enumerate(clients):
         replies = await client.request({"type": "sit", "seat": seat, **options})
         assert any(m["type"] == "ack" for m in replies), replies
+        # Formalities (show or muck): asked of half the people, skipped by the others.
+        replies = await client.request({"type": "skip_formalities", "on": seat % 2 == 1})
+        assert any(m["type"] == "ack" for m in replies), replies
 
     answered: set[tuple[int, int]] = set()
     left: dict[int, int] = {}  # seat -> the step it left at
@@ -203,6 +206,8 @@ async def test_random_play_through_the_websocket(key: str) -> None:
                 replies = await clients[seat].request({"type": "sit", "seat": seat, **options})
                 if any(m["type"] == "ack" for m in replies):
                     del left[seat]
+        if step % 11 == 6 and 1 not in left:  # seat 1's formalities: asked or skipped
+            await clients[1].send({"type": "skip_formalities", "on": step % 22 == 6})
         if step % 7 == 3:  # away and back between moves
             client = clients[rng.randrange(n)]
             await client.send({"type": "away"})

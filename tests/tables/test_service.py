@@ -97,9 +97,7 @@ def test_a_finished_hand_is_stored_before_the_next_and_leave_cashes_out(
     sit(table, bob, 1)
     users = {0: alice, 1: bob}
     seat, *_ = turn(table.pk)
-    act(table.pk, users[seat], {"kind": "fold"})
-    seat, *_ = turn(table.pk)  # the winner may show or muck
-    act(table.pk, users[seat], {"kind": "muck"})
+    act(table.pk, users[seat], {"kind": "fold"})  # the winner mucks at once (auto-muck)
     hands = list(Hand.objects.filter(table=table).order_by("number"))
     assert len(hands) == 2 and hands[0].ended_at is not None and hands[1].ended_at is None
     first = hands[0]
@@ -121,9 +119,7 @@ def test_hand_history_privacy(table: Any, alice: Any, bob: Any, carol: Any, root
     sit(table, bob, 1)
     users = {0: alice, 1: bob}
     seat, *_ = turn(table.pk)
-    act(table.pk, users[seat], {"kind": "fold"})
-    seat, *_ = turn(table.pk)
-    act(table.pk, users[seat], {"kind": "muck"})
+    act(table.pk, users[seat], {"kind": "fold"})  # the winner mucks at once (auto-muck)
     hand = Hand.objects.filter(table=table, ended_at__isnull=False).get()
     cards = {p.seat: p.secret["cards"] for p in hand.players.all()}
     for_root = selectors.hand_history(hand.pk, root)

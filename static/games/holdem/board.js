@@ -357,6 +357,21 @@ export function createBoard(shell) {
       else buttons.push({ label: "Sit out", aria: `Sit out ${s.name}`, run: command("sit_out") });
       if ((status === "new" || away) && !waiting) buttons.push({ label: "Wait for BB", aria: `Wait for the big blind with ${s.name}`, run: command("wait_for_bb") });
       buttons.push({ label: "Add chips", aria: `Add chips for ${s.name}`, run: () => openChips(i) });
+      // Auto-muck (the server's skip_formalities): show-or-muck prompts are answered
+      // with muck at once instead of holding the table for their short timer.
+      const you = snap.you;
+      const autoMuck = (you.skip_formalities || []).includes(i);
+      buttons.push({
+        label: autoMuck ? "Auto-muck: on" : "Auto-muck: off",
+        aria: `Auto-muck for ${s.name}: ${autoMuck ? "on" : "off"} (toggle)`,
+        run: async () => {
+          const failed = await shell.request({ type: "skip_formalities", seat: i, on: !autoMuck });
+          if (failed) { shell.toast(failed.message); return; }
+          const others = (you.skip_formalities || []).filter((n) => n !== i);
+          you.skip_formalities = autoMuck ? others : [...others, i];
+          shell.render();
+        },
+      });
       buttons.push({ label: "Leave", aria: `Leave with ${s.name}`, cls: "danger-outline", run: command("leave") });
       return {
         chips: stackOf(i),
