@@ -223,6 +223,11 @@ class CommandSerializer(serializers.Serializer):
     action = serializers.DictField(
         required=False,
         help_text='act: {"kind": "fold|check|call|bet|raise|show|muck", "amount": raise-to}.')
+    policy = serializers.ListField(
+        child=serializers.DictField(), required=False, max_length=64,
+        help_text='act, optional: the probability of each move, [{"move": {...}, "p": 0.4}, '
+        '...] (docs/protocol.md, Policies); stored with the hand, seen only by the seat\'s '
+        'owner and superusers.')
 
 
 class CommandResultSerializer(serializers.Serializer):

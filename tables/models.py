@@ -123,6 +123,10 @@ class Hand(models.Model):
     # every game call made during the round, in order (tables.selectors.replay_round).
     start_state = models.JSONField(null=True, blank=True)
     calls = models.JSONField(default=list)
+    # Bots' stated move probabilities (an act's optional ``policy``, docs/protocol.md):
+    # [{"call": index into calls, "seat": s, "policy": [...]}]. Private to the seat's
+    # owner and superusers (a policy can tell what the bot holds).
+    policies = models.JSONField(default=list)
 
     class Meta:
         ordering = ["-id"]

@@ -105,6 +105,7 @@ class TableRun:
         self._buy_ins: list[tuple[str, int, bool]] = []
         self._seated_now: set[str] = set()
         self._hidden_changed = False  # the round's hidden-event list needs writing
+        self._policy_added = False  # the round's policies need writing
         self._seat_rows_loaded: dict[int, Seat] | None = None
         self._seats_at_load = self._seat_signature()
 
@@ -190,6 +191,13 @@ class TableRun:
         self.record(events)
         return events
 
+    def policy(self, seat: int, policy: list[Json]) -> None:
+        """Keep a bot's stated probabilities for the game call about to be made."""
+        if self.hand_row is not None:
+            self.hand_row.policies.append(
+                {"call": len(self.hand_row.calls), "seat": seat, "policy": policy})
+            self._policy_added = True
+
     def record(self, events: list[Event] | list[Event | Json]) -> None:
         for event in events:
             self.events.append(event)
@@ -244,7 +252,8 @@ class TableRun:
             row.record = self.game.round_record(self.state)
         except (TypeError, KeyError, ValueError, EngineError):  # export must not stop play
             row.record = {}
-        rowsql.update_row(row, ("ended_at", "events", "hidden", "record", "calls"))
+        fields = ("ended_at", "events", "hidden", "record", "calls")
+        rowsql.update_row(row, (*fields, "policies") if row.policies else fields)
         results = []
         for result in ended.results:
             player = players.get(result.player_id)
@@ -444,6 +453,8 @@ class TableRun:
         table = self.table
         if self.hand_row is not None:  # (private events come only when a round deals)
             fields = ("events", "calls", "hidden") if self._hidden_changed else ("events", "calls")
+            if self._policy_added:
+                fields = (*fields, "policies")
             rowsql.update_row(self.hand_row, fields)
         table.current_hand = self.hand_row
         table.state = self.game.dump(self.state)

@@ -208,7 +208,21 @@ def hand_history(hand_id: int, user: Any) -> Json:
         } for p in players],
         "events": visible_events(hand, viewer),
         "phh": export_round(hand, viewer, players),
+        "policies": _policies(hand, viewer),
     }
+
+
+def _policies(hand: Hand, viewer: Viewer) -> list[Json]:
+    """The bots' stated move probabilities of the seats ``viewer`` may see, in order,
+    each with the move made (a policy can tell what a bot holds: never anyone else's)."""
+    out = []
+    for entry in hand.policies:
+        if not viewer.can_see(entry["seat"]):
+            continue
+        call = hand.calls[entry["call"]] if entry["call"] < len(hand.calls) else None
+        action = call[2] if call and call[0] == "apply" and len(call) > 2 else None
+        out.append({"seat": entry["seat"], "action": action, "policy": entry["policy"]})
+    return out
 
 
 def _player_detail(p: Any, viewer: Viewer) -> Json:

@@ -33,8 +33,9 @@ from django.utils import timezone
 
 from accounts.models import Player, User
 from accounts.validators import text_problem
+from botkit.aivat import PolicyError, validate_policy
 from engine.errors import EngineError
-from engine.game import MAX_CHIPS, WentAway, decision_view
+from engine.game import MAX_CHIPS, WentAway, check_move, decision_view
 from engine.registry import get_game
 
 from . import fanout, house
@@ -350,6 +351,17 @@ def _act(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
     if version != table.decision_version:
         raise TableError("stale_version",
                          f"This turn began at version {table.decision_version}, not {version}.")
+    if "policy" in command:  # a bot's probabilities for its moves (docs/protocol.md)
+        moves = run.game.legal_moves(run.state, seat)
+        try:
+            check_move(moves, action)
+        except EngineError as error:  # an illegal move is refused as such
+            raise TableError.from_engine(error) from None
+        try:
+            policy = validate_policy(moves, command["policy"], action)
+        except PolicyError as error:
+            raise TableError("invalid_policy", str(error)) from None
+        run.policy(seat, policy)
     run.engine(run.game.apply, seat, action)
 
 
