@@ -6,8 +6,9 @@ Run from the repository root (one pairing per process, so two cores can share)::
     nice .venv/bin/python bench/aivat.py --pairing rule_based,random --structure FL
     nice .venv/bin/python bench/aivat.py --all --hands 20000 --markdown
 
-Each pairing is one duplicate match (``hands`` in total: ``hands / 2`` deals,
-heads-up) with AIVAT on (``botkit.match.play_match(..., aivat=True)``).  One match
+Each pairing is one duplicate match (``hands`` in total: ``hands / n`` deals of
+``n`` seatings; heads-up by default, ``--pairing a,b,c`` for three players) with
+AIVAT on (``botkit.match.play_match(..., aivat=True)``).  One match
 gives every estimate of the first bot's mbb/hand: *raw* (the variance over single
 hands, as a plain match of the same length would have it: each hand of a duplicate
 match is a plain hand), *duplicate* (over the deal pairs), *AIVAT* (each hand
@@ -57,28 +58,28 @@ class Withheld:
         self.bot.new_match()
 
 
-def bots(first: str, second: str, seed: int, withhold: bool) -> dict[str, Any]:
-    a = make_bot(first, random.Random(seed * 1000))
-    b = make_bot(second, random.Random(seed * 1000 + 1))
-    names = (first, second if second != first else f"{second}#2")
-    if withhold:
-        return {names[0]: Withheld(a), names[1]: Withheld(b)}
-    return {names[0]: a, names[1]: b}
+def bots(kinds: list[str], seed: int, withhold: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for i, kind in enumerate(kinds):
+        bot = make_bot(kind, random.Random(seed * 1000 + i))
+        name = kind if kind not in out else f"{kind}#{i + 1}"
+        out[name] = Withheld(bot) if withhold else bot
+    return out
 
 
-def measure(first: str, second: str, structure: str, hands: int, seed: int,
-            no_policy: bool, model_hands: int = 0) -> Json:
+def measure(kinds: list[str], structure: str, hands: int, seed: int, no_policy: bool,
+            model_hands: int = 0) -> Json:
     settings = MatchSettings(structure=structure)
     started = time.perf_counter()
-    plain = play_match(bots(first, second, seed, False), settings, hands=hands, seed=seed,
+    plain = play_match(bots(kinds, seed, False), settings, hands=hands, seed=seed,
                        duplicate=True, record=False)
     plain_seconds = time.perf_counter() - started
     started = time.perf_counter()
-    result = play_match(bots(first, second, seed, False), settings, hands=hands, seed=seed,
+    result = play_match(bots(kinds, seed, False), settings, hands=hands, seed=seed,
                         duplicate=True, record=False, aivat=True)
     seconds = time.perf_counter() - started
     name = next(iter(result.bots))
-    row: Json = {"pairing": f"{first} vs {second}", "structure": structure,
+    row: Json = {"pairing": " vs ".join(kinds), "structure": structure,
                  "hands": result.hands, "seed": seed, "bot": name,
                  "estimates": result.bots[name].estimates,
                  "decisions_with_policy": (result.aivat or {}).get("decisions"),
@@ -88,16 +89,16 @@ def measure(first: str, second: str, structure: str, hands: int, seed: int,
                  "same_nets": [b.net for b in plain.bots.values()]
                  == [b.net for b in result.bots.values()]}
     if no_policy:
-        bare = play_match(bots(first, second, seed, True), settings, hands=hands, seed=seed,
+        bare = play_match(bots(kinds, seed, True), settings, hands=hands, seed=seed,
                           duplicate=True, record=False, aivat=True)
         row["no_policy"] = bare.bots[name].estimates
     if model_hands:
         started = time.perf_counter()
-        model = learn_value_model(bots(first, second, seed + 7, False), settings,
+        model = learn_value_model(bots(kinds, seed + 7, False), settings,
                                   hands=model_hands, seed=seed + 1_000_003)
         row["model_seconds"] = time.perf_counter() - started
         row["model"] = model.to_json()
-        learnt = play_match(bots(first, second, seed, False), settings, hands=hands, seed=seed,
+        learnt = play_match(bots(kinds, seed, False), settings, hands=hands, seed=seed,
                             duplicate=True, record=False, aivat=True, aivat_model=model)
         row["with_model"] = learnt.bots[name].estimates
     return row
@@ -130,7 +131,7 @@ def markdown(rows: list[Json]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--pairing", help="first,second (house bots)")
+    parser.add_argument("--pairing", help="first,second[,third...] (house bots)")
     parser.add_argument("--structure", default="NL", choices=("NL", "PL", "FL"))
     parser.add_argument("--all", action="store_true", help="every pairing of PAIRINGS")
     parser.add_argument("--hands", type=int, default=20_000)
@@ -143,16 +144,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--out", type=Path, help="append each row as a JSON line")
     args = parser.parse_args(argv)
+    plan: list[tuple[list[str], str]]
     if args.all:
-        plan = PAIRINGS
+        plan = [([first, second], structure) for first, second, structure in PAIRINGS]
     elif args.pairing:
-        first, second = args.pairing.split(",")
-        plan = [(first, second, args.structure)]
+        plan = [(args.pairing.split(","), args.structure)]
     else:
         parser.error("--pairing A,B or --all")
     rows = []
-    for first, second, structure in plan:
-        row = measure(first, second, structure, args.hands, args.seed, args.no_policy,
+    for kinds, structure in plan:
+        row = measure(kinds, structure, args.hands, args.seed, args.no_policy,
                       args.model_hands)
         rows.append(row)
         if args.out:
