@@ -166,7 +166,7 @@ def board_info(board: Sequence[int]) -> BoardInfo:
     info = _BOARD_CACHE.get(key)
     if info is not None:
         return info
-    if len(_BOARD_CACHE) > 256:
+    if len(_BOARD_CACHE) >= 64:  # ~95 kB a board; a duplicate deal replays 3 boards per seating
         _BOARD_CACHE.clear()
     dead = set(key)
     board7 = [_E7[c] for c in key]
