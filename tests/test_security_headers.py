@@ -141,9 +141,7 @@ def site(alice: Any, bob: Any, root: Any) -> dict[str, str]:
     sit(table, bob, 1)
     users = {0: alice, 1: bob}
     seat, *_ = turn(table.pk)
-    act(table.pk, users[seat], {"kind": "fold"})
-    seat, *_ = turn(table.pk)  # the winner may show or muck
-    act(table.pk, users[seat], {"kind": "muck"})
+    act(table.pk, users[seat], {"kind": "fold"})  # the winner mucks at once (auto-muck)
     hand = Hand.objects.filter(table=table, ended_at__isnull=False).first()
     assert hand is not None
     call_command("run_match", "--bots", "rule_based,random", "--hands", "20", "--seed", "1",
@@ -152,8 +150,12 @@ def site(alice: Any, bob: Any, root: Any) -> dict[str, str]:
     from accounts.services import add_house_bot
 
     house_bot = add_house_bot(by=root, name="Headers-EHS", style="ehs")
+    from research.models import Session
+
+    session = Session.objects.create(name="Headers session", created_by=root)
+    session.tables.add(table)
     return {
-        "house_bot_id": str(house_bot.pk),
+        "house_bot_id": str(house_bot.pk), "session_id": str(session.pk),
         "table_id": str(table.pk), "hand_id": str(hand.pk), "match_id":
         str(MatchRun.objects.get().pk), "player_id": str(root.players.get(kind="human").pk),
         "game": "holdem", "key": "holdem", "name": "alice", "bot_id": str(bot.pk),
