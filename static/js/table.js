@@ -58,6 +58,11 @@
 //   shell.timeLeft()             ms left on the acting seat's clock
 //
 // The board's key is exposed as window.__board and #table-page[data-board].
+//
+// While the connection is lost the shell lays a "Reconnecting…" notice
+// (#conn-overlay) over the playing area and makes the area inert (no clicks, no
+// focus, no shortcuts) until the snapshot of the resync has arrived: every board
+// gets it.
 import { el, wsUrl, csrfToken, chips } from "./dom.js";
 import { capital, describePlatform as platformSentence } from "./platform.js";
 
@@ -68,6 +73,7 @@ const logEl = document.getElementById("hand-log");
 const chatEl = document.getElementById("chat-list");
 const toastEl = document.getElementById("toast");
 const mySeatsEl = document.getElementById("my-seats");
+const areaEl = document.querySelector(".table-area");
 const info = cfg.game_info || {};
 const roundWord = info.round_name || "round";
 
@@ -85,6 +91,7 @@ let seatable = cfg.seatable || [];
 let houseSeats = cfg.house_seats || [];
 let lastHeard = Date.now();
 let retries = 0;
+let synced = false; // a snapshot arrived since the connection (re)opened
 let requestId = 0;
 const pending = new Map(); // request_id -> {ok, fail}: answers for dialogs that wait
 const chatIds = new Set();
@@ -93,6 +100,31 @@ const chatIds = new Set();
 function setConn(state, text) {
   connEl.dataset.state = state;
   connEl.textContent = text;
+  renderOverlay();
+}
+
+// The reconnect overlay: from a lost connection until the resync's snapshot. The
+// playing area's parts are made inert (the notice itself stays readable).
+const overlayText = el("p", { class: "conn-detail" });
+const overlayEl = el("div", { class: "conn-overlay", id: "conn-overlay", role: "alert", hidden: true },
+  el("div", { class: "conn-box" },
+    el("span", { class: "conn-spinner", "aria-hidden": "true" }),
+    el("p", { class: "conn-title" }, "Reconnecting…"),
+    overlayText));
+areaEl?.append(overlayEl);
+let overlayShown = false;
+function renderOverlay() {
+  const state = connEl.dataset.state;
+  const show = retries > 0 && !synced && (state === "reconnecting" || state === "lost" || state === "connected");
+  overlayText.textContent = state === "connected"
+    ? "Connected again: bringing the table up to date…"
+    : "The connection to the table was lost. The table is paused here until it is back.";
+  if (show === overlayShown) return;
+  overlayShown = show;
+  overlayEl.hidden = !show;
+  if (!areaEl) return;
+  areaEl.setAttribute("aria-busy", String(show));
+  for (const part of areaEl.children) if (part !== overlayEl) part.inert = show;
 }
 
 function send(message, answer = null) {
@@ -118,7 +150,6 @@ function connect() {
   socket = new WebSocket(wsUrl(cfg.ws));
   const me = socket;
   me.addEventListener("open", () => {
-    retries = 0;
     lastHeard = Date.now();
     setConn("connected", "Connected");
   });
@@ -132,6 +163,7 @@ function connect() {
   me.addEventListener("close", (event) => {
     if (socket !== me) return;
     socket = null;
+    synced = false;
     if (event.code === 4401 || event.code === 4404 || event.code === 4410) {
       setConn("lost", event.code === 4410 ? "Table closed" : "Not allowed");
       return;
@@ -195,6 +227,10 @@ function onPong(m) {
 
 function applySnapshot(m) {
   snap = m;
+  // The resync is done: the overlay goes, the retries start over.
+  synced = true;
+  retries = 0;
+  renderOverlay();
   version = m.version;
   flushLog();
   setTurn(null, false);
@@ -366,7 +402,8 @@ function renderMySeats() {
     return { seat: i, name: s.name, isBot: s.is_bot, ...(board.seatPanel ? board.seatPanel(i) : defaultSeatPanel(i)) };
   });
   const house = cfg.can_manage_bots ? houseSeats.filter((i) => snap.seats[i]).map((i) => [i, snap.seats[i].name]) : [];
-  const key = JSON.stringify([mine, house, turn?.seat, seatable.length]); // run() is left out
+  const free = (snap.seats || []).some((s) => !s);
+  const key = JSON.stringify([mine, house, turn?.seat, seatable.length, free]); // run() is left out
   if (key === mySeatsKey) return;
   mySeatsKey = key;
   const items = [];
@@ -389,7 +426,8 @@ function renderMySeats() {
     items.push(el("div", { class: "my-seat house" }, el("span", { class: "who" }, `${name} · seat ${i + 1}`, el("span", { class: "badge bot" }, "house bot")), b));
   }
   if (!items.length) {
-    items.push(el("p", { class: "muted small" }, seatable.length ? "You are watching. Click a free seat to sit down." : "You are watching this table."));
+    items.push(el("p", { class: "muted small", "data-testid": "watching" }, !free ? "The table is full — you are watching this table."
+      : seatable.length ? "You are watching. Click a free seat to sit down." : "You are watching this table."));
   }
   mySeatsEl.replaceChildren(...items);
 }
