@@ -222,8 +222,8 @@ def _pattern2(a: int, b: int) -> tuple[int, ...]:
 
 
 def _pattern(values: Sequence[int]) -> tuple[int, ...]:
-    order = {v: i for i, v in enumerate(sorted(set(values)))}
-    return tuple(order[v] for v in values)
+    """Each value's count of strictly smaller ones: the same order, ties equal."""
+    return tuple([sum([v > w for w in values]) for v in values])
 
 
 @dataclass(slots=True)
@@ -260,6 +260,14 @@ class Outlook:
             first, second = hands
             for extra in boards:
                 key = _pattern2(_evaluate(first + list(extra)), _evaluate(second + list(extra)))
+                counts[key] = counts.get(key, 0) + 1
+                total += 1
+        elif len(hands) == 3:
+            h0, h1, h2 = hands
+            for extra in boards:
+                tail = list(extra)
+                a, b, c = _evaluate(h0 + tail), _evaluate(h1 + tail), _evaluate(h2 + tail)
+                key = ((a > b) + (a > c), (b > a) + (b > c), (c > a) + (c > b))
                 counts[key] = counts.get(key, 0) + 1
                 total += 1
         else:
