@@ -52,6 +52,15 @@ hi]}``: every whole amount equally likely, e.g. the ``random`` bot); its mean va
 is exact (``V`` is piecewise linear in the amount).  Decisions without a policy get
 no term.
 
+**A value model learnt beforehand** (:class:`ValueModel`, optional): a pre-flop
+table (mean result per position and starting-hand class) values the deal node, and
+per street ``V_i += (q_i − 1/k)·(β₁·S + β₂·pot)`` (``q_i`` the chance to win a pot
+of the ``k`` live players, ``S`` the effective stack behind); ``q_i`` is a martingale
+and ``S``, ``pot`` do not change at a chance node, so every expectation stays exact.
+It must be learnt on *other* hands (``botkit.match.learn_value_model``: another
+seed): fitted to the evaluated hands, ``V`` would depend on their outcomes and the
+terms would no longer have mean zero (Kim and Sandholm, arXiv:2605.14261).
+
 What is not corrected: the private cards of a bot whose strategy is known (the
 paper's strongest term evaluates the bot's policy for the hands it could have held;
 a policy sent with one action says nothing about the other hands), and the
