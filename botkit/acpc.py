@@ -1,0 +1,550 @@
+"""The ACPC protocol (version 2.0.0): match states, responses, ``STATE:`` log lines.
+
+The Annual Computer Poker Competition dealer (``project_acpc_server``: ``game.c``,
+``dealer.c``) speaks lines of text over TCP. A client first sends ``VERSION:2.0.0``;
+the dealer then sends every player ``MATCHSTATE:<position>:<hand>:<betting>:<cards>``
+after every action and once more when the hand is over; the player to act answers
+with the state it was sent, a colon and its action: ``f`` (fold), ``c`` (check or
+call), ``r`` (limit raise) or ``r<N>`` (no-limit raise to ``N`` chips *in the whole
+hand*, not on the street). This module is the Django-free codec; ``acpc/`` is the
+server (docs/acpc.md).
+
+* Positions are the client's places in the hand, which are exactly the engine's hand
+  positions (``engine.poker.hand``): heads-up 0 is the big blind and 1 the small
+  blind and button (the ACPC ``reverse_blinds`` games); with three or more players
+  0 is the small blind, 1 the big blind, the button last.
+* Betting rounds are separated by ``/``; cards are ``hole|hole|.../flop/turn/river``
+  with the hole cards of every position, empty when the viewer may not see them.
+
+>>> hand = from_phh(["d dh p1 Ah8s", "d dh p2 2h4c", "p2 cc", "p1 cc", "d db Qd7h6c",
+...                  "p1 cbr 400"], blinds=[50, 100], stacks=[20000, 20000],
+...                 limit=False, hand_id=2)
+>>> hand.betting(limit=False)
+'cc/r500'
+>>> match_state(hand, 1, limit=False)
+'MATCHSTATE:1:2:cc/r500:|2h4c/Qd7h6c'
+>>> parse_response('MATCHSTATE:1:2:cc/r500:|2h4c/Qd7h6c:r1500', limit=False)[1]
+('r', 1500)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "VERSION",
+    "AcpcError",
+    "AcpcHand",
+    "GameDef",
+    "StateLine",
+    "from_phh",
+    "match_state",
+    "parse_action",
+    "parse_match_state",
+    "parse_response",
+    "parse_state_line",
+    "same_state",
+    "state_line",
+    "state_to_phh",
+    "to_move",
+]
+
+VERSION = "2.0.0"
+ACTION_CHARS = {"f": "f", "F": "f", "c": "c", "C": "c", "k": "c", "K": "c",
+                "r": "r", "R": "r", "b": "r", "B": "r"}
+Json = dict[str, Any]
+
+
+class AcpcError(ValueError):
+    """A line that is not what the protocol allows; ``code`` says why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# ------------------------------------------------------------------ game definitions
+
+
+@dataclass(frozen=True)
+class GameDef:
+    """An ACPC ``GAMEDEF`` for Texas hold'em (four rounds, 2 hole cards, 0/3/1/1 board).
+
+    ``blinds`` and ``stacks`` are per position (the ACPC order), ``raise_sizes`` the
+    limit bet per round, ``first_player`` 1-based per round, as in the files.
+
+    >>> print(GameDef.holdem("NL", 50, 100, 2, 20000).text())
+    GAMEDEF
+    nolimit
+    numPlayers = 2
+    numRounds = 4
+    stack = 20000 20000
+    blind = 100 50
+    firstPlayer = 2 1 1 1
+    numSuits = 4
+    numRanks = 13
+    numHoleCards = 2
+    numBoardCards = 0 3 1 1
+    END GAMEDEF
+    >>> GameDef.parse(GameDef.holdem("FL", 5, 10, 2, 1000).text()).raise_sizes
+    (10, 10, 20, 20)
+    """
+
+    betting: str
+    players: int
+    blinds: tuple[int, ...]
+    stacks: tuple[int, ...] = ()
+    raise_sizes: tuple[int, ...] = ()
+    first_player: tuple[int, ...] = ()
+    max_raises: tuple[int, ...] = ()
+
+    @property
+    def limit(self) -> bool:
+        return self.betting == "limit"
+
+    @classmethod
+    def holdem(cls, structure: str, small_blind: int, big_blind: int, players: int,
+               stack: int) -> GameDef:
+        """The competition's definitions with a table's blinds (PL is sent as NL)."""
+        if players == 2:
+            blinds: tuple[int, ...] = (big_blind, small_blind)
+            first = (2, 1, 1, 1)
+        else:
+            blinds = (small_blind, big_blind) + (0,) * (players - 2)
+            first = (3, 1, 1, 1)
+        if structure == "FL":
+            return cls("limit", players, blinds, (stack,) * players,
+                       (big_blind, big_blind, 2 * big_blind, 2 * big_blind), first,
+                       (3, 4, 4, 4))
+        return cls("nolimit", players, blinds, (stack,) * players, (), first, ())
+
+    def text(self) -> str:
+        lines = ["GAMEDEF", self.betting, f"numPlayers = {self.players}", "numRounds = 4"]
+        if self.stacks and not self.limit:
+            lines.append("stack = " + " ".join(map(str, self.stacks)))
+        lines.append("blind = " + " ".join(map(str, self.blinds)))
+        if self.limit:
+            lines.append("raiseSize = " + " ".join(map(str, self.raise_sizes)))
+        lines.append("firstPlayer = " + " ".join(map(str, self.first_player)))
+        if self.limit:
+            lines.append("maxRaises = " + " ".join(map(str, self.max_raises)))
+        lines += ["numSuits = 4", "numRanks = 13", "numHoleCards = 2",
+                  "numBoardCards = 0 3 1 1", "END GAMEDEF"]
+        return "\n".join(lines)
+
+    @classmethod
+    def parse(cls, text: str) -> GameDef:
+        """Read a ``.game`` file (the keys this module uses; case-insensitive)."""
+        betting, values = "", {}
+        for raw in text.splitlines():
+            line = raw.strip()
+            low = line.lower()
+            if not line or line.startswith("#") or low in ("gamedef", "end gamedef"):
+                continue
+            if low in ("limit", "nolimit"):
+                betting = low
+                continue
+            key, _, rest = line.partition("=")
+            try:
+                values[key.strip().lower()] = tuple(int(v) for v in rest.split())
+            except ValueError:
+                raise AcpcError("bad_gamedef", f"Unreadable game line {line!r}.") from None
+        if not betting or "numplayers" not in values or "blind" not in values:
+            raise AcpcError("bad_gamedef", "A game definition needs the betting type, "
+                                           "numPlayers and blind.")
+        players = values["numplayers"][0]
+        return cls(betting, players, values["blind"], values.get("stack", ()),
+                   values.get("raisesize", ()), values.get("firstplayer", ()),
+                   values.get("maxraises", ()))
+
+
+# ------------------------------------------------------------------ hands
+
+
+@dataclass
+class AcpcHand:
+    """A hold'em hand in ACPC terms: positions are the engine's hand positions.
+
+    ``rounds`` holds each round's actions as ``("f"|"c"|"r", total)`` (``total``: the
+    chips the player has in the whole hand after a raise, 0 otherwise), ``holes`` each
+    position's hole cards (text, "" when not dealt/known), ``boards`` each round's
+    board cards, ``shown`` the positions that showed at the end.
+    """
+
+    hand_id: int
+    players: int
+    rounds: list[list[tuple[str, int]]] = field(default_factory=lambda: [[]])
+    holes: list[str] = field(default_factory=list)
+    boards: list[str] = field(default_factory=lambda: [""])
+    folded: list[bool] = field(default_factory=list)
+    shown: set[int] = field(default_factory=set)
+    finished: bool = False
+
+    def betting(self, limit: bool) -> str:
+        return "/".join("".join(kind + (str(total) if kind == "r" and not limit else "")
+                                for kind, total in actions) for actions in self.rounds)
+
+    def cards(self, visible: Iterable[int] | None = None) -> str:
+        """``hole|hole/board/...``; ``visible``: the positions whose cards are shown
+        (``None``: every position, as in the dealer's log)."""
+        seen = set(range(self.players)) if visible is None else set(visible)
+        holes = "|".join(h if p in seen else "" for p, h in enumerate(self.holes))
+        return holes + "".join("/" + board for board in self.boards[1:])
+
+
+_CARD = re.compile(r"^(?:[2-9TJQKA][cdhs])*$")
+
+
+def from_phh(actions: Sequence[str], *, blinds: Sequence[int], stacks: Sequence[int],
+             limit: bool, hand_id: int, finished: bool = False) -> AcpcHand:
+    """The ACPC view of a hold'em hand from its PHH ``actions`` (``engine.phh``), its
+    ``blinds_or_straddles`` (PHH order: heads-up the engine reverses them) and
+    ``starting_stacks``.
+
+    A PHH ``cbr N`` is the player's total on the street; the ACPC raise is the total in
+    the hand: what the player had in before the street plus ``N``.
+    """
+    n = len(stacks)
+    posted = list(blinds)[::-1] if n == 2 else list(blinds)
+    posted = [min(b, s) for b, s in zip(posted, stacks, strict=False)] + [0] * (n - len(posted))
+    behind_street = [0] * n  # chips in before this street
+    street = posted[:]  # this street's bets
+    hand = AcpcHand(hand_id, n, holes=[""] * n, folded=[False] * n)
+    for line in actions:
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        if words[0] == "d":
+            if len(words) >= 4 and words[1] == "dh":
+                hand.holes[int(words[2][1:]) - 1] = words[3].replace("?", "")
+            elif len(words) >= 3 and words[1] == "db":
+                for p in range(n):
+                    behind_street[p] += street[p]
+                street = [0] * n
+                hand.rounds.append([])
+                hand.boards.append(words[2])
+            continue
+        p = int(words[0][1:]) - 1
+        verb = words[1] if len(words) > 1 else ""
+        if verb == "f":
+            hand.folded[p] = True
+            hand.rounds[-1].append(("f", 0))
+        elif verb == "cc":
+            street[p] = min(max(street), stacks[p] - behind_street[p])
+            hand.rounds[-1].append(("c", 0))
+        elif verb == "cbr":
+            street[p] = int(words[2])
+            hand.rounds[-1].append(("r", behind_street[p] + street[p]))
+        elif verb == "sm":
+            hand.shown.add(p)
+            if len(words) > 2:
+                hand.holes[p] = words[2].replace("?", "")
+    hand.finished = finished
+    return hand
+
+
+def match_state(hand: AcpcHand, viewer: int, *, limit: bool,
+                visible: Iterable[int] = ()) -> str:
+    """The dealer's ``MATCHSTATE`` line for ``viewer`` (no line end). When the hand is
+    finished, the cards of the positions in ``visible`` (those that showed) are added.
+
+    >>> h = AcpcHand(7, 2, [[("r", 300), ("c", 0)], []], ["AsKd", "7c2d"], ["", "2c3c4c"])
+    >>> match_state(h, 0, limit=False)
+    'MATCHSTATE:0:7:r300c/:AsKd|/2c3c4c'
+    """
+    seen = {viewer} | (set(visible) if hand.finished else set())
+    return f"MATCHSTATE:{viewer}:{hand.hand_id}:{hand.betting(limit)}:{hand.cards(seen)}"
+
+
+# ------------------------------------------------------------------ parsing
+
+
+@dataclass(frozen=True)
+class ParsedState:
+    """A ``MATCHSTATE``/``STATE`` line's parts (``viewer`` is ``None`` for ``STATE``)."""
+
+    viewer: int | None
+    hand_id: int
+    betting: str
+    holes: tuple[str, ...]
+    boards: tuple[str, ...]
+    rest: str  # after the cards: ``:<action>`` of a response, ``:values:names`` of a log
+
+    def actions(self, limit: bool) -> list[list[tuple[str, int]]]:
+        return _parse_betting(self.betting, limit)
+
+
+_HEADER = re.compile(r"^(MATCHSTATE:(\d{1,3})|STATE):(\d{1,10}):([^:]*):")
+
+
+def _parse_betting(betting: str, limit: bool) -> list[list[tuple[str, int]]]:
+    rounds: list[list[tuple[str, int]]] = [[]]
+    i = 0
+    while i < len(betting):
+        char = betting[i]
+        if char == "/":
+            rounds.append([])
+            i += 1
+            continue
+        kind = ACTION_CHARS.get(char)
+        if kind is None:
+            raise AcpcError("bad_state", f"Unknown action {char!r} in the betting.")
+        i += 1
+        total = 0
+        if kind == "r" and not limit:
+            digits = re.match(r"\d{1,12}", betting[i:])
+            if digits is None:
+                raise AcpcError("bad_state", "A no-limit raise needs its size.")
+            total = int(digits.group())
+            i += len(digits.group())
+        rounds[-1].append((kind, total))
+    return rounds
+
+
+def parse_match_state(line: str) -> ParsedState:
+    """Split a ``MATCHSTATE:`` or ``STATE:`` line.
+
+    >>> s = parse_match_state("MATCHSTATE:0:7:r300c/:AsKd|/2c3c4c:c")
+    >>> s.viewer, s.hand_id, s.holes, s.boards, s.rest
+    (0, 7, ('AsKd', ''), ('', '2c3c4c'), ':c')
+    """
+    line = line.rstrip("\r\n")
+    match = _HEADER.match(line)
+    if match is None:
+        raise AcpcError("bad_state", "Expected MATCHSTATE:<position>:<hand>:<betting>:<cards>.")
+    viewer = None if match.group(2) is None else int(match.group(2))
+    if not re.fullmatch(r"[fcrkbFCRKB0-9/]*", match.group(4)):
+        raise AcpcError("bad_state", f"Unreadable betting {match.group(4)[:40]!r}.")
+    rest = line[match.end():]
+    cards, colon, after = rest.partition(":")
+    parts = cards.split("/")
+    holes = tuple(parts[0].split("|"))
+    boards = ("", *parts[1:])
+    for chunk in (*holes, *boards):
+        if not _CARD.match(chunk):
+            raise AcpcError("bad_state", f"Unreadable cards {chunk!r}.")
+    return ParsedState(viewer, int(match.group(3)), match.group(4), holes, boards,
+                       colon + after)
+
+
+def parse_action(text: str, limit: bool) -> tuple[str, int | None]:
+    """The dealer's ``readAction``: ``f``/``c``/``k``/``r``/``b`` (either case); a
+    no-limit raise reads its size (the chips in the whole hand after it). Whatever
+    follows is ignored, as by the dealer.
+
+    >>> parse_action("r250", False), parse_action("c", False), parse_action("r", True)
+    (('r', 250), ('c', None), ('r', None))
+    """
+    kind = ACTION_CHARS.get(text[:1])
+    if kind is None:
+        raise AcpcError("bad_action", f"Unknown action {text[:20]!r} (f, c or r).")
+    if kind == "r" and not limit:
+        digits = re.match(r"\s*\+?(\d{1,12})", text[1:])
+        if digits is None:
+            raise AcpcError("bad_action", "A no-limit raise needs its size: r<chips>.")
+        return kind, int(digits.group(1))
+    return kind, None
+
+
+def parse_response(line: str, *, limit: bool) -> tuple[ParsedState, tuple[str, int | None]]:
+    """A player's response: the echoed state, ``:`` and an action."""
+    state = parse_match_state(line)
+    if state.viewer is None:
+        raise AcpcError("bad_state", "A response starts with MATCHSTATE.")
+    if not state.rest.startswith(":"):
+        raise AcpcError("bad_action", "The state must be followed by :<action>.")
+    return state, parse_action(state.rest[1:], limit)
+
+
+def same_state(echo: ParsedState, sent: str, limit: bool) -> bool:
+    """The dealer's ``matchStatesEqual``: same viewer, hand, betting and board, and the
+    viewer's own hole cards (the others are not compared)."""
+    try:
+        mine = parse_match_state(sent)
+        ours = mine.actions(limit) if mine.viewer is not None else None
+        theirs = echo.actions(limit)
+    except AcpcError:
+        return False
+    v = mine.viewer
+    return (echo.viewer == v and echo.hand_id == mine.hand_id and ours == theirs
+            and echo.boards == mine.boards and v is not None
+            and len(echo.holes) > v and echo.holes[v] == mine.holes[v])
+
+
+def to_move(action: tuple[str, int | None], moves: Sequence[Mapping[str, Any]], *,
+            committed: int, street_bet: int) -> tuple[Json | None, str]:
+    """Our move (``engine.game`` descriptor) for an ACPC action, given the legal
+    ``moves``, the chips the player has in the hand (``committed``) and on this street
+    (``street_bet``). Returns ``(move, note)``; ``move`` is ``None`` when the action is
+    not valid (the note says why). As the dealer does, a no-limit raise size outside
+    the legal range is moved to its nearest end (the note says so).
+
+    >>> moves = [{"kind": "fold"}, {"kind": "call"},
+    ...          {"kind": "raise", "params": {"amount": {"min": 200, "max": 1000}}}]
+    >>> to_move(("r", 350), moves, committed=100, street_bet=100)
+    ({'kind': 'raise', 'amount': 350}, '')
+    >>> to_move(("r", 5000), moves, committed=100, street_bet=100)[1]
+    'raise to 5000 is more than the most, 1000: raised to 1000'
+    >>> to_move(("f", None), [{"kind": "check"}], committed=2, street_bet=2)
+    (None, 'fold is not valid when nothing is to be called')
+    """
+    kinds = {m.get("kind"): m for m in moves}
+    kind, size = action
+    if kind == "f":
+        if "fold" not in kinds or "check" in kinds:
+            return None, "fold is not valid when nothing is to be called"
+        return {"kind": "fold"}, ""
+    if kind == "c":
+        if "check" in kinds:
+            return {"kind": "check"}, ""
+        if "call" in kinds:
+            return {"kind": "call"}, ""
+        return None, "there is nothing to check or call"
+    sized = kinds.get("raise") or kinds.get("bet")
+    if sized is None:
+        return None, "no raise is possible now"
+    bounds = sized.get("params", {}).get("amount", {})
+    low, high = int(bounds.get("min", 0)), int(bounds.get("max", 0))
+    if size is None:  # limit: the one size there is
+        return {"kind": sized["kind"], "amount": low}, ""
+    amount = size - (committed - street_bet)  # the hand total -> this street's total
+    note = ""
+    if amount < low:
+        note = f"raise to {size} is less than the least, {low + committed - street_bet}: " \
+               f"raised to {low + committed - street_bet}"
+        amount = low
+    elif amount > high:
+        note = f"raise to {size} is more than the most, {high + committed - street_bet}: " \
+               f"raised to {high + committed - street_bet}"
+        amount = high
+    return {"kind": sized["kind"], "amount": amount}, note
+
+
+# ------------------------------------------------------------------ STATE log lines
+
+
+def _value(number: float) -> str:
+    text = f"{number:.6f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def state_line(hand: AcpcHand, values: Sequence[float], names: Sequence[str], *,
+               limit: bool) -> str:
+    """The dealer's log line ``STATE:<hand>:<betting>:<cards>:<values>:<names>`` (every
+    hole card, values as the dealer prints them: trailing zeros removed).
+
+    >>> h = AcpcHand(2, 2, [["c", "c"], []], ["Ah8s", "2h4c"], ["", "Qd7h6c"])
+    >>> h.rounds = [[("c", 0), ("c", 0)], [("r", 6420), ("f", 0)]]
+    >>> state_line(h, [100, -100], ["Alice", "Bob"], limit=False)
+    'STATE:2:cc/r6420f:Ah8s|2h4c/Qd7h6c:100|-100:Alice|Bob'
+    """
+    for name in names:
+        if not name or any(c in name for c in ":|\r\n"):
+            raise AcpcError("bad_name", f"A player name in a STATE line cannot be {name!r}.")
+    return (f"STATE:{hand.hand_id}:{hand.betting(limit)}:{hand.cards()}:"
+            + "|".join(_value(v) for v in values) + ":" + "|".join(names))
+
+
+@dataclass(frozen=True)
+class StateLine:
+    """A parsed ``STATE:`` line."""
+
+    hand_id: int
+    rounds: list[list[tuple[str, int]]]
+    holes: tuple[str, ...]
+    boards: tuple[str, ...]
+    values: tuple[float, ...]
+    names: tuple[str, ...]
+
+
+def parse_state_line(line: str, *, limit: bool) -> StateLine:
+    """Read a dealer log line.
+
+    >>> s = parse_state_line("STATE:0:cr13024c/r16916f:5d5c|9hQd/8dAs8s:13024|-13024:"
+    ...                      "Alice|Bob", limit=False)
+    >>> s.rounds
+    [[('c', 0), ('r', 13024), ('c', 0)], [('r', 16916), ('f', 0)]]
+    >>> s.values, s.names
+    ((13024.0, -13024.0), ('Alice', 'Bob'))
+    """
+    state = parse_match_state(line)
+    if state.viewer is not None:
+        raise AcpcError("bad_state", "A log line starts with STATE.")
+    values_text, colon, names_text = state.rest[1:].partition(":")
+    if not state.rest.startswith(":") or not colon:
+        raise AcpcError("bad_state", "A STATE line ends with :<values>:<names>.")
+    try:
+        values = tuple(float(v) for v in values_text.split("|"))
+    except ValueError:
+        raise AcpcError("bad_state", f"Unreadable values {values_text!r}.") from None
+    names = tuple(names_text.split("|"))
+    if not len(values) == len(names) == len(state.holes):
+        raise AcpcError("bad_state", "The cards, values and names disagree on the players.")
+    return StateLine(state.hand_id, state.actions(limit), state.holes, state.boards, values,
+                     names)
+
+
+def state_to_phh(state: StateLine, game: GameDef,
+                 stacks: Sequence[int] | None = None) -> Json:
+    """PHH fields (``engine.phh``) of a logged hand, to replay through the engine.
+
+    ``stacks``: the hand's starting stacks (default: the game's ``stack``). An ACPC
+    raise (the total in the hand) becomes ``cbr`` of the street total.
+    """
+    n = len(state.holes)
+    starting = list(stacks or game.stacks or (10**9,) * n)
+    posted = list(game.blinds[:n])
+    blinds = posted[::-1] if n == 2 else posted  # PHH order: heads-up the SB first
+    fields: Json = {"variant": "FT" if game.limit else "NT", "ante_trimming_status": False,
+                    "antes": [0] * n, "blinds_or_straddles": blinds}
+    if game.limit:
+        sizes = game.raise_sizes or (max(posted),) * 4
+        fields["small_bet"], fields["big_bet"] = sizes[0], sizes[2]
+        fields["_cap_counts_blind"] = True
+    else:
+        fields["min_bet"] = max(posted)
+    fields["starting_stacks"] = starting
+    actions = [f"d dh p{p + 1} {hole or '????'}" for p, hole in enumerate(state.holes)]
+    sizes = game.raise_sizes or (max(posted),) * 4
+    first = game.first_player or ((2, 1, 1, 1) if n == 2 else (3, 1, 1, 1))
+    folded = [False] * n
+    spent = [min(b, s) for b, s in zip(posted, starting, strict=False)]  # in the hand
+    behind = [0] * n  # in before this street
+
+    def next_player(p: int) -> int:  # the dealer's nextPlayer
+        for _ in range(n):
+            p = (p + 1) % n
+            if not folded[p] and spent[p] < starting[p]:
+                return p
+        raise AcpcError("bad_state", "Nobody is left to act.")
+
+    for number, round_actions in enumerate(state.rounds):
+        if number:
+            if number >= len(state.boards) or not state.boards[number]:
+                raise AcpcError("bad_state", f"Round {number} has no board cards.")
+            actions.append(f"d db {state.boards[number]}")
+            behind = spent[:]
+        p = -1
+        for kind, total in round_actions:
+            p = next_player((first[number] - 2 + n) % n if p < 0 else p)
+            most = max(spent)
+            if kind == "f":
+                folded[p] = True
+                actions.append(f"p{p + 1} f")
+            elif kind == "c":
+                spent[p] = min(most, starting[p])
+                actions.append(f"p{p + 1} cc")
+            else:
+                total = min(most + sizes[number], starting[p]) if game.limit else total
+                if total <= most or total > starting[p]:
+                    raise AcpcError("bad_state", f"Raise to {total} is not valid.")
+                spent[p] = total
+                actions.append(f"p{p + 1} cbr {total - behind[p]}")
+    for number in range(len(state.rounds), len(state.boards)):
+        if state.boards[number]:
+            actions.append(f"d db {state.boards[number]}")
+    fields["actions"] = actions
+    return fields
