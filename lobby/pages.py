@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from accounts.models import Player
 from engine.registry import GAMES
 from research import selectors as research_selectors
+from research.charts import line_chart, number
 from research.services import update_stats
 from tables import selectors as table_selectors
 from tables import services
@@ -184,6 +185,27 @@ def player_hands(request: HttpRequest, player_id: int) -> HttpResponse:
         "player": player, "rows": selectors.hands_of_player(player)})
 
 
+def _mine(request: HttpRequest, kind: str) -> HttpResponse:
+    """"My hands" / "My statistics": the page of the user's only player, else a list
+    of the user's players with both links."""
+    from accounts.selectors import players_of
+
+    players = list(players_of(request.user))  # type: ignore[arg-type]
+    if len(players) == 1:
+        return redirect(f"player_{kind}", player_id=players[0].pk)
+    return render(request, "lobby/my_players.html", {"players": players, "kind": kind})
+
+
+@login_required
+def my_hands(request: HttpRequest) -> HttpResponse:
+    return _mine(request, "hands")
+
+
+@login_required
+def my_stats(request: HttpRequest) -> HttpResponse:
+    return _mine(request, "stats")
+
+
 @login_required
 def player_stats(request: HttpRequest, player_id: int) -> HttpResponse:
     """The stored lifetime statistics; with ``?since=&until=&table=`` (ISO dates, a
@@ -212,7 +234,9 @@ def player_stats(request: HttpRequest, player_id: int) -> HttpResponse:
     tables = (Table.objects.filter(hands__players__player=player).distinct()
               .order_by("-pk").values("pk", "name")[:200])
     return render(request, "tables/stats.html", {
-        "player": player, "s": stats.get("stats", {}), "chart": selectors.chart_points(curve),
+        "player": player, "s": stats.get("stats", {}),
+        "chart": line_chart({player.name: curve[1:]}, height=240),
+        "chart_hands": str(len(curve) - 1), "chart_last": number(curve[-1], sign=True),
         "filters": raw, "filtered": "filters" in stats, "error": error, "tables": tables,
     }, status=400 if error else 200)
 

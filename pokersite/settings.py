@@ -274,6 +274,9 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
 }
 API = {"LONG_POLL_MAX_SECONDS": float(os.environ.get("API_LONG_POLL_MAX_SECONDS", "30"))}
+# Anonymous visitors may open the lobby and watch tables read-only (never play, chat
+# or see hidden cards): off by default (docs/browser.md, "Public spectating").
+PUBLIC_SPECTATING = env_bool("PUBLIC_SPECTATING", False)
 RESEARCH = {
     "MAX_MATCH_HANDS": int(os.environ.get("RESEARCH_MAX_MATCH_HANDS", "100000")),
     "PHH_MAX_HANDS": 2000,  # matches up to this many hands keep their .phhs

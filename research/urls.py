@@ -5,7 +5,11 @@ from . import views
 app_name = "research"
 urlpatterns = [
     path("matches/", views.match_list, name="match_list"),
+    path("matches/new/", views.match_new, name="match_new"),
     path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
+    path("matches/<int:match_id>/progress/", views.match_progress, name="match_progress"),
+    path("matches/<int:match_id>/progress.json", views.match_progress_data,
+         name="match_progress_json"),
     path("matches/<int:match_id>/stats/", views.match_stats, name="match_stats"),
     path("matches/<int:match_id>/csv", views.match_csv, name="match_csv"),
     path("sessions/", views.session_list, name="session_list"),
