@@ -87,6 +87,11 @@ OPEN_HEADS_UP = {"button": 0.8, "bb": 0.5}
 """Heads-up: the button's opening share, the big blind's raise over a limp."""
 STEAL_WEIGHT = 0.5
 """How much the opponents' observed folding to raises widens (or narrows) the opening."""
+BIG_BET_CAP = 3
+"""NL/PL: after a bet and two raises on a street the bot raises only all-in (two bots that
+each think they are ahead would otherwise min-raise each other a hundred times)."""
+FIXED_CAP = 4
+"""FL: a bet and three raises per street, the usual cap (also heads-up, as in AI research)."""
 BET_FRACTIONS = (0.5, 0.75, 1.0, 2.0)
 """NL/PL bet sizes tried, as fractions of the pot after calling (plus the minimum and
 all-in): the E(t) estimate picks the size; against a player who never folds the largest
@@ -109,6 +114,7 @@ class _Hand:
         self.current = 0
         self.raises = 0  # pre-flop raises so far
         self.raiser: int | None = None  # the last pre-flop raiser
+        self.street_bets = 0  # bets and raises on the current street (post-flop)
         self.version = 0  # bumps whenever a table changes
 
 
@@ -192,6 +198,7 @@ class EHSBot(RuleBasedBot):
             hand.info = board_info(hand.board)
             hand.bets = {}
             hand.current = 0
+            hand.street_bets = 0
             for table in hand.tables.values():
                 table.remove(cards)
             hand.version += 1
@@ -218,6 +225,8 @@ class EHSBot(RuleBasedBot):
             hand.pot += event["to"] - before
             hand.bets[seat] = event["to"]
             hand.current = max(hand.current, event["to"])
+            if hand.street > 0:
+                hand.street_bets += 1
         opp_table = hand.tables.get(seat)
         if seat == hand.me or opp_table is None:
             if hand.street == 0 and kind in ("BetPlaced", "RaisePlaced"):
@@ -393,11 +402,16 @@ class EHSBot(RuleBasedBot):
             current = v.current_bet
             low, high = v.min_raise_to, v.max_raise_to
             assert low is not None and high is not None
+            street_bets = 0 if self._hand is None else self._hand.street_bets
             targets = {low}
             if v.structure != "FL":
                 for fraction in BET_FRACTIONS:
                     targets.add(int(current + fraction * (pot + to_call)))
                 targets.add(high)
+                if street_bets >= BIG_BET_CAP:  # no raising wars: all-in or nothing
+                    targets = {high}
+            elif street_bets >= FIXED_CAP:
+                targets = set()
             bets_in = self._hand.bets if self._hand is not None else {}
             contexts = [RE_RAISE if bets_in.get(seat, 0) > 0 else FIRST_BET
                         for seat, _ in seats_tables]
