@@ -60,6 +60,7 @@ export function actionBar({ act, nameOf }) {
 
   document.addEventListener("keydown", (event) => {
     if (!legal || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (buttons.closest("[inert]")) return; // the table is paused (reconnecting)
     const typing = event.target instanceof HTMLElement && event.target.matches("input[type=text], textarea, select, dialog *");
     if (event.key === "Enter" && event.target === input && sizedKind) { event.preventDefault(); b.raise.click(); return; }
     if (typing || event.target === input) return;
@@ -159,7 +160,12 @@ export function actionBar({ act, nameOf }) {
     b.fold.hidden = !legal.can_fold;
     b.check.hidden = !legal.can_check;
     b.call.hidden = !(legal.call_amount > 0);
-    b.call.textContent = `Call ${chips(legal.call_amount)}`;
+    // A call of everything left is an all-in call: the button says so.
+    const callAllIn = legal.call_amount > 0 && me && legal.call_amount >= me.stack;
+    b.call.textContent = `Call ${chips(legal.call_amount)}${callAllIn ? " (all-in)" : ""}`;
+    b.call.classList.toggle("all-in", Boolean(callAllIn));
+    if (callAllIn) b.call.setAttribute("aria-label", `Call ${chips(legal.call_amount)}, all-in`);
+    else b.call.removeAttribute("aria-label");
     b.show.hidden = !legal.can_show;
     b.muck.hidden = !legal.can_muck;
     const bringIn = legal.bring_in !== undefined && legal.bring_in !== null;
@@ -179,11 +185,13 @@ export function actionBar({ act, nameOf }) {
     setAmount(legal.min_raise_to);
     const call = legal.call_amount || 0;
     const sizes = [["Min", legal.min_raise_to]];
-    for (const [name, f] of [["½ Pot", 0.5], ["Pot", 1]]) {
+    // The largest size: all-in if it is the whole stack; at pot limit the pot itself.
+    const potLimit = snap.info?.structure === "PL" || snap.info?.settings?.structure === "PL";
+    for (const [name, f] of potLimit ? [["½ Pot", 0.5]] : [["½ Pot", 0.5], ["Pot", 1]]) {
       const to = Math.floor(current.bet + call + f * (potTotal + call));
       if (to > legal.min_raise_to && to < legal.max_raise_to) sizes.push([name, to]);
     }
-    sizes.push([current.allIn === legal.max_raise_to ? "All-in" : "Max", legal.max_raise_to]);
+    sizes.push([current.allIn === legal.max_raise_to ? "All-in" : potLimit ? "Pot" : "Max", legal.max_raise_to]);
     quick.replaceChildren(...sizes.map(([name, to]) => {
       const q = document.createElement("button");
       q.type = "button";

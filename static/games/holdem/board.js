@@ -32,6 +32,7 @@ const MAIN = `
     <p class="draw-hint" id="draw-hint" aria-live="polite"></p>
     <div class="draw-cards" id="draw-cards"></div>
   </div>
+  <div class="rebuy" id="rebuy" role="status" aria-live="polite" hidden></div>
   <div class="sizer" id="sizer" hidden>
     <div class="quick" id="quick"></div>
     <input type="range" id="amount-range" aria-label="Bet or raise amount (slider)">
@@ -40,7 +41,7 @@ const MAIN = `
 </div>`;
 
 const FOOT = `
-<p class="shortcuts muted small">Keyboard: <kbd>F</kbd> fold · <kbd>C</kbd> check / call · <kbd>R</kbd> raise (choose the amount) · <kbd>Enter</kbd> confirm the raise. Click a free seat to sit down.</p>`;
+<p class="shortcuts muted small">Keyboard: <kbd>F</kbd> fold · <kbd>C</kbd> check / call · <kbd>R</kbd> raise (choose the amount) · <kbd>Enter</kbd> confirm the raise · <kbd>Tab</kbd> moves through the buttons.</p>`;
 
 const DIALOGS = `
 <dialog id="sit-dialog" aria-labelledby="sit-title">
@@ -152,7 +153,8 @@ export function createBoard(shell) {
       const shown = overlay?.seats[i];
       seats.push({
         seat: i, name: s.name, isBot: s.is_bot, mine: you.includes(i),
-        stack: overlay && shown ? shown.stack : hp ? hp.stack : s.stack,
+        // The running hand's stack, else the seat's (chips added after a hand show at once).
+        stack: overlay && shown ? shown.stack : hp && !hand.is_over ? hp.stack : s.stack,
         bet: overlay ? 0 : hp ? hp.bet : 0,
         cards: overlay && shown ? shown.cards : hp && !hp.folded ? hp.cards : "",
         up: overlay && shown ? shown.up : hp ? hp.up || null : null,
@@ -163,6 +165,7 @@ export function createBoard(shell) {
         handName: overlay && shown ? shown.handName : "",
         winText: overlay && shown && shown.wins.length ? winTag(shown) : "",
         out: STATE_TEXT[s.state] || (!hp && hand && !overlay ? "Next hand" : null),
+        allIn: Boolean(!overlay && hp && hand && !hand.is_over && !hp.folded && hp.stack === 0),
       });
     }
     const actor = overlay ? null : hand?.actor ?? null;
@@ -202,14 +205,16 @@ export function createBoard(shell) {
   const chipsAmount = $("chips-amount");
   const chipsError = $("chips-error");
   let chipsSeat = null;
+  let chipsRebuy = false; // opened for a seat out of chips: it sits in again with them
 
   function chipsRoom(seat) {
     const max = snap.info.max_buy_in;
     return max ? Math.max(0, max - stackOf(seat)) : null;
   }
 
-  function openChips(seat) {
+  function openChips(seat, rebuy = false) {
     chipsSeat = seat;
+    chipsRebuy = rebuy;
     const s = snap.seats[seat];
     const max = snap.info.max_buy_in;
     const room = chipsRoom(seat);
@@ -235,13 +240,51 @@ export function createBoard(shell) {
     const seat = chipsSeat;
     chipsError.textContent = "";
     const error = await shell.request({ type: "add_chips", seat, amount });
-    if (!error) { chipsDialog.close(); shell.refreshAccount(); return; }
+    if (!error) {
+      chipsDialog.close();
+      shell.refreshAccount();
+      // Out of chips, the server sat the seat out: with new chips it plays on.
+      const away = snap.seats[seat]?.state === "sitting_out" || snap.state.seats[seat]?.status === "sitting_out";
+      if (chipsRebuy && away) shell.send({ type: "sit_in", seat });
+      return;
+    }
     let text = error.message || error.code;
     if (error.code === "above_max_buy_in" && snap.info.max_buy_in) {
       text += ` ${snap.seats[seat]?.name || "This player"} has ${chips(stackOf(seat))}: add at most ${chips(chipsRoom(seat))}.`;
     }
     chipsError.textContent = text;
   });
+
+  // ------------------------------------------------------- out of chips
+  // An own seat with no chips left, between hands: a prompt to add chips (or leave),
+  // and the add-chips dialog opens at once, once per bust.
+  const rebuyEl = $("rebuy");
+  let rebuyKey = "";
+  const bustedSeen = new Set();
+  function renderRebuy() {
+    const busted = overlay ? [] : snap.you.seats.filter((i) => snap.seats[i] && snap.seats[i].stack === 0 && !inHand(i));
+    for (const i of [...bustedSeen]) if (!busted.includes(i)) bustedSeen.delete(i);
+    const key = busted.map((i) => `${i}:${snap.seats[i].name}`).join(",");
+    if (key !== rebuyKey) {
+      rebuyKey = key;
+      rebuyEl.hidden = busted.length === 0;
+      rebuyEl.replaceChildren(...busted.map((i) => {
+        const name = snap.seats[i].name;
+        const add = el("button", { type: "button", class: "act rebuy-add", "aria-label": `Add chips for ${name}` }, "Add chips");
+        add.addEventListener("click", () => openChips(i, true));
+        const leave = el("button", { type: "button", class: "act muck", "aria-label": `Leave with ${name}` }, "Leave");
+        leave.addEventListener("click", () => shell.send({ type: "leave", seat: i }));
+        return el("div", { class: "rebuy-row", "data-seat": String(i) },
+          el("p", { class: "rebuy-text" }, el("strong", {}, `${name} is out of chips.`), " Add chips to play on."),
+          add, leave);
+      }));
+    }
+    const fresh = busted.find((i) => !bustedSeen.has(i));
+    if (fresh !== undefined) {
+      for (const i of busted) bustedSeen.add(i);
+      if (!chipsDialog.open && !dialog.open) openChips(fresh, true);
+    }
+  }
 
   // ------------------------------------------------------------ sit dialog
   const dialog = $("sit-dialog");
@@ -300,6 +343,7 @@ export function createBoard(shell) {
       }
       renderTable(felt, model());
       bar.update(shell.turn, snap, overlay);
+      renderRebuy();
     },
 
     // Hole cards come twice to their owner, in public ("????", or the cards for a

@@ -51,12 +51,26 @@ function seatCards(s) {
  * model = {
  *   seatCount, bottom, button, board, boardSlots, pots: [{amount}], potLabel,
  *   seats: [null | {seat, name, isBot, stack, bet, cards, up, draws, folded, state, mine,
- *                   playing, acting, action, blind, won, handName, winText, out}],
+ *                   playing, acting, action, blind, won, handName, winText, out, allIn}],
  *   actor, freeClickable, onSeatClick(seat), winners: {seat: amount}
  * }
  * `boardSlots`: the community cards a hand deals (empty places drawn; 0: none);
- * `button`: null for no dealer button (stud); `up[i]`: card i is face up (stud).
+ * `button`: null for no dealer button (stud); `up[i]`: card i is face up (stud);
+ * `allIn`: the seat has all its chips in the running hand ("All-in" tag).
+ *
+ * A seat's dealer button, blind and bet sit together in one row (.marks) just off
+ * the seat on its side towards the centre of the felt (a class per side, board.css):
+ * placed against the seat's own box, they never cover a name plate or its cards.
+ * The acting seat says so in words ("To act", "Your turn"), not by colour only.
  */
+function marksSide(i, n, bottom) {
+  const angle = Math.PI / 2 + ((i - bottom + n) % n) * (2 * Math.PI / n);
+  const sin = Math.sin(angle);
+  if (sin > 0.6) return "to-up"; // a seat at the bottom: above it
+  if (sin < -0.6) return "to-down"; // at the top: below it
+  return Math.cos(angle) < 0 ? "to-right" : "to-left";
+}
+
 export function renderTable(root, model) {
   const n = model.seatCount;
   // Phones: the narrow layout of board.css (the same breakpoint).
@@ -87,7 +101,6 @@ export function renderTable(root, model) {
   for (let i = 0; i < n; i++) {
     const s = model.seats[i];
     const at = place(i, n, model.bottom || 0, rx, ry);
-    const betAt = place(i, n, model.bottom || 0, compact ? 22 : 31, compact ? 18 : 23);
     const style = `left:${at.x}%;top:${at.y}%`;
     if (!s) {
       const label = model.freeClickable ? `Sit in seat ${i + 1}` : `Seat ${i + 1} free`;
@@ -100,40 +113,47 @@ export function renderTable(root, model) {
       continue;
     }
     const classes = ["seat", "taken"];
+    const acting = model.actor === i;
+    const winner = Boolean(model.winners && model.winners[i]);
     if (s.mine) classes.push("mine");
     if (s.folded) classes.push("folded");
-    if (model.actor === i) classes.push("acting");
+    if (acting) classes.push("acting");
     if (s.out) classes.push("away");
-    if (model.winners && model.winners[i]) classes.push("winner");
+    if (winner) classes.push("winner");
+    if (s.allIn && !winner) classes.push("all-in");
     if (model.playingSeat === i) classes.push("playing-as");
-    const plate = el("div", { class: "plate" },
-      el("span", { class: "name" }, s.name, s.isBot ? el("span", { class: "badge bot" }, "bot") : ""),
+    const plate = el("div", { class: "plate" });
+    if (s.mine) plate.append(el("span", { class: "you" }, model.playingSeat === i ? "You · playing" : "You"));
+    plate.append(
+      el("span", { class: "name", title: s.name }, el("span", { class: "pname" }, s.name),
+        s.isBot ? el("span", { class: "badge bot", title: "bot" }, "bot") : ""),
       el("span", { class: "stack", "data-testid": "stack" }, chips(s.stack)));
     const drew = drawsText(s.draws);
-    if (drew && !(model.winners && model.winners[i]) && s.action?.kind !== "draw") plate.append(el("span", { class: "drew" }, drew));
+    if (drew && !winner && s.action?.kind !== "draw") plate.append(el("span", { class: "drew" }, drew));
     const hole = s.cards ? seatCards(s) : el("div", { class: "hole" });
-    const seat = el("div", { class: classes.join(" "), style, "data-seat": String(i), "aria-label": `Seat ${i + 1}: ${s.name}` }, hole, plate);
-    const tag = model.winners && model.winners[i]
+    const tag = winner
       ? el("span", { class: "tag win" }, s.winText || `Wins ${chips(model.winners[i])}${s.handName ? " · " + s.handName : ""}`)
       : s.out ? el("span", { class: "tag" }, s.out)
+      : acting ? el("span", { class: "tag to-act" }, el("span", { class: "to-act-icon", "aria-hidden": "true" }, "▶"),
+        model.playingSeat === i ? "Your turn" : "To act")
+      : s.allIn ? el("span", { class: "tag allin" }, s.action?.kind === "allin" ? actionText(s.action) : "All-in")
       : s.action ? el("span", { class: `tag act-${s.action.kind}` }, actionText(s.action)) : null;
     if (tag) plate.append(tag);
-    if (model.actor === i && model.timer) plate.append(el("div", { class: "timer" }, el("span", { class: "timer-fill", style: `width:${Math.max(0, Math.min(100, model.timer * 100))}%` })));
-    if (s.mine) seat.append(el("span", { class: "you" }, model.playingSeat === i ? "You · playing" : "You"));
-    nodes.push(seat);
+    if (acting && model.timer) plate.append(el("div", { class: "timer", "aria-hidden": "true" }, el("span", { class: "timer-fill", style: `width:${Math.max(0, Math.min(100, model.timer * 100))}%` })));
+    const state = [s.mine ? "you" : "", acting ? "to act" : "", s.allIn && !winner ? "all-in" : "", s.folded ? "folded" : "",
+      model.button === i ? "dealer" : ""].filter(Boolean).join(", ");
+    const seat = el("div", { class: classes.join(" "), style, role: "group", "data-seat": String(i),
+      "aria-label": `Seat ${i + 1}: ${s.name}${state ? ` (${state})` : ""}`, "aria-current": acting ? "true" : null }, hole, plate);
+    // The dealer button, the blind and the bet: one row beside the seat, towards the centre.
+    const marks = [];
+    if (model.button === i) marks.push(el("span", { class: "dealer", title: "Dealer button", role: "img", "aria-label": "Dealer button" }, "D"));
+    if (s.blind) marks.push(el("span", { class: `blind ${s.blind.toLowerCase()}`, title: s.blind === "SB" ? "Small blind" : s.blind === "BB" ? "Big blind" : s.blind }, s.blind));
     if (s.bet > 0) {
-      nodes.push(el("div", { class: "bet", style: `left:${betAt.x}%;top:${betAt.y}%`, "data-testid": `bet-${i}` },
+      marks.push(el("span", { class: "bet", "data-testid": `bet-${i}`, "aria-label": `Bet ${chips(s.bet)}` },
         el("span", { class: "chip-icon", "aria-hidden": "true" }), chips(s.bet)));
     }
-    if (model.button === i) {
-      const b = place(i, n, model.bottom || 0, compact ? 28 : 34, compact ? 25 : 27);
-      nodes.push(el("div", { class: "dealer", style: `left:${b.x + 6}%;top:${b.y}%`, title: "Dealer button", "aria-label": "Dealer button" }, "D"));
-    }
-    if (s.blind) {
-      // Beside the seat on the dealer button's ring (the button sits on the other side).
-      const b = place(i, n, model.bottom || 0, compact ? 28 : 34, compact ? 25 : 27);
-      nodes.push(el("div", { class: `blind ${s.blind.toLowerCase()}`, style: `left:${b.x - 6}%;top:${b.y}%` }, s.blind));
-    }
+    if (marks.length) seat.append(el("div", { class: `marks ${marksSide(i, n, model.bottom || 0)}` }, ...marks));
+    nodes.push(seat);
   }
   felt.append(...nodes);
   // Keep nodes that did not change, so a click never lands on a node being replaced.
