@@ -221,3 +221,30 @@ def test_seeded_match_replays_exactly(structure: str) -> None:
     assert illegal == 0
     assert first == second
     assert len(first) == 300
+
+
+class CapChecked(EHSBot):
+    """An ``ehs`` bot that checks its own raise cap on every decision."""
+
+    faced_cap = 0
+
+    def act(self, view: dict[str, object]) -> dict[str, object]:
+        hand = self._hand
+        before = 0 if hand is None or hand.street == 0 else hand.street_bets
+        answer = super().act(view)
+        if before >= 3:
+            CapChecked.faced_cap += 1
+            if answer["kind"] == "raise":
+                legal = view["legal"]
+                assert isinstance(legal, dict)
+                assert answer["amount"] == legal["max_raise_to"]  # all-in or nothing
+        return answer
+
+
+def test_no_raising_wars_between_ehs_bots() -> None:
+    bots = {f"ehs{i}": CapChecked(random.Random(i)) for i in range(3)}
+    result = play_match(bots, MatchSettings(structure="NL", small_blind=1, big_blind=2, ante=0),
+                        hands=120, seed=3, duplicate=True)
+    assert sum(r.net for r in result.bots.values()) == 0
+    assert all(r.illegal == 0 for r in result.bots.values())
+    assert CapChecked.faced_cap > 0  # the capped situation did arise
