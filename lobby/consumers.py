@@ -1,6 +1,7 @@
 """``/ws/lobby/``: a thin consumer that forwards ``lobby`` group messages.
 
-Authenticated by session (the websocket router checks the Origin); it only
+Authenticated by session (the websocket router checks the Origin), or a guest when
+``settings.PUBLIC_SPECTATING`` is on; it only
 listens, clients then refresh the table list over HTTP. The only message it
 answers is ``ping``, rate-limited like every websocket (docs/protocol.md, "Limits");
 a client that keeps flooding after being told is disconnected (4429). It closes at
@@ -27,14 +28,18 @@ class LobbyConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         credential = Credential.of(user, None, self.scope.get("session"))
-        if credential is None:
+        # Guests listen too when public spectating is on (nothing here is private).
+        guest = (credential is None and "bot" not in self.scope
+                 and getattr(settings, "PUBLIC_SPECTATING", False))
+        if credential is None and not guest:
             await self.close(code=4401)
             return
         conf = settings.TABLES
         self.bucket = TokenBucket(conf["RATE_PER_SECOND"], conf["RATE_BURST"])
         self.refused = 0
         self.groups_joined: list[str] = []
-        if not await self.join_groups([GROUP, *credential.groups], self.groups_joined,
+        groups = [GROUP, *(credential.groups if credential is not None else [])]
+        if not await self.join_groups(groups, self.groups_joined,
                                       accepted=False):
             return  # the channel layer is down: refused with "unavailable", 1013
         await self.accept()

@@ -30,6 +30,7 @@ from tables.models import Table, TableStatus
 from tables.wire import load_json
 
 from . import rulesets, selectors
+from .public import login_or_public
 
 GENERIC_BOARD = "_generic"
 
@@ -67,7 +68,7 @@ def _game_info(game: str) -> dict[str, Any]:
         "key": game, "title": game, "round_name": "round", "economy": True}
 
 
-@login_required
+@login_or_public
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     obj = get_object_or_404(Table, pk=table_id)
     info = _game_info(obj.game)
@@ -94,7 +95,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             "log_url": f"/tables/{obj.pk}/log.json",
             "account_url": "/lobby/account.json",
             "house_url": f"/tables/{obj.pk}/house-bot/",
-            "can_manage_bots": bool(request.user.can_manage_bots),  # type: ignore[union-attr]
+            "can_manage_bots": bool(getattr(request.user, "can_manage_bots", False)),
+            "guest": not request.user.is_authenticated,
             "seatable": selectors.seatable_players(request.user, obj),
             "house_seats": selectors.house_seats(obj),
             "leaderboard_url": leaderboard_url,
@@ -116,7 +118,7 @@ def _leaderboard_url(table: Table) -> str:
     return f"{url}?rules={table.rules}" if table.rules else url
 
 
-@login_required
+@login_or_public
 def table_log(request: HttpRequest, table_id: int) -> JsonResponse:
     """The running hand's events for this viewer, plus what the seat dialog needs."""
     obj = get_object_or_404(Table.objects.select_related("current_hand"), pk=table_id)

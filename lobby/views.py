@@ -13,12 +13,14 @@ from tables.errors import TableError
 
 from . import rulesets, selectors
 from .forms import CreateTableForm, games_catalogue
+from .public import login_or_public
 
 
 def _lobby_page(request: HttpRequest, form: CreateTableForm | None = None,
                 status: int = 200, form_open: bool | None = None) -> HttpResponse:
     return render(request, "lobby/lobby.html", {
-        "form": form or CreateTableForm(user=request.user),
+        "form": form or (CreateTableForm(user=request.user)
+                         if request.user.is_authenticated else None),
         "form_open": (form is not None and bool(form.errors)) if form_open is None else form_open,
         "games": games_catalogue(request.user),
         "rule_set_games": rulesets.games_with_rule_sets(),
@@ -28,7 +30,7 @@ def _lobby_page(request: HttpRequest, form: CreateTableForm | None = None,
     }, status=status)
 
 
-@login_required
+@login_or_public
 def lobby(request: HttpRequest) -> HttpResponse:
     # ?create=1: the "New table" link without JavaScript opens the create panel;
     # with ?game=<key>&rules=<choice> (a rule set's "New table"), that game and rules.
@@ -40,7 +42,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return _lobby_page(request, form_open=request.GET.get("create") == "1")
 
 
-@login_required
+@login_or_public
 def tables_json(request: HttpRequest) -> JsonResponse:
     """The filtered, sorted table list (V5, V6, V26) with each table's players (V27),
     and the fact columns of the games listed."""

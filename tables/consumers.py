@@ -15,13 +15,14 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 
 from accounts.credentials import Credential
 from accounts.models import Player
 
 from . import fanout, limits, presence, selectors, services
 from .errors import TableError
-from .models import Table
+from .models import Table, TableStatus
 from .outage import LayerGuard
 from .wire import LoopDispatch, TokenBucket, WireError, decode, reads_in_own_thread
 
@@ -72,6 +73,23 @@ def _committed_version(table_id: int) -> int | None:
     return None if version is None else int(version)
 
 
+GUEST_MESSAGE = "Guests only watch: log in to play or chat."
+GUEST_READS = ("ping", "snapshot")  # all a guest may send; anything else: not_authenticated
+
+
+class Guest(AnonymousUser):
+    """The viewer of an anonymous spectator (``settings.PUBLIC_SPECTATING``): no user,
+    so it controls no seat. Its ``pk`` is 0, not None, so that a player without an
+    owner (a deleted account's) is never taken for its own."""
+
+    id = 0
+    pk = 0
+
+
+def _table_status(table_id: int) -> str | None:
+    return Table.objects.filter(pk=table_id).values_list("status", flat=True).first()
+
+
 def _player_ids(user: Any, bot: Player | None) -> list[int]:
     if bot is not None:
         return [bot.pk]
@@ -90,7 +108,12 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         self.bucket = TokenBucket(conf["RATE_PER_SECOND"], conf["RATE_BURST"])
         self.account = ""
         await self.accept()
+        self.spectator = False
         self.credential = Credential.of(self.user, self.bot, self.scope.get("session"))
+        if self.credential is None and "bot" not in self.scope \
+                and getattr(settings, "PUBLIC_SPECTATING", False):
+            await self.watch_as_guest()  # a browser without a session (no bearer token)
+            return
         if self.credential is None:
             await self.refuse(TableError("not_authenticated",
                                          "Log in, or send “Authorization: Bearer <bot token>”."))
@@ -112,6 +135,36 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
                      channel_name=self.channel_name, user=self.user, bot=self.bot)
             self.registered = True
             presence.writer().add(self)
+            await self.send_snapshot()
+        except TableError as error:
+            await self.refuse(error)
+
+    async def watch_as_guest(self) -> None:
+        """An anonymous spectator: the public projection only (the public group, a
+        viewer controlling no seat), no presence, no registered connection; ``ping`` and
+        ``snapshot`` only, every other message refused with ``not_authenticated``.
+        Its messages count against its address (one shared bucket per address and
+        process), and an address has at most ``MAX_CONNECTIONS_PER_USER`` of them."""
+        self.spectator = True
+        self.user = Guest()
+        client = self.scope.get("client") or ("unknown", 0)
+        self.account = f"guest:{client[0]}"
+        self.shared_bucket = limits.join(self.account, bot=False)
+        if self.shared_bucket.users > settings.TABLES["MAX_CONNECTIONS_PER_USER"]:
+            await self.refuse(TableError("too_many_connections", "Too many open table "
+                                         "connections from your address; close some."))
+            return
+        status = await db(_table_status, read_only=True, table_id=self.table_id)
+        if status is None:
+            await self.refuse(TableError("table_not_found", f"There is no table {self.table_id}."))
+            return
+        if status == TableStatus.CLOSED:
+            await self.refuse(TableError("table_closed", "This table is closed."))
+            return
+        if not await self.join_groups([fanout.public_group(self.table_id)], self.joined,
+                                      accepted=True):
+            return
+        try:
             await self.send_snapshot()
         except TableError as error:
             await self.refuse(error)
@@ -166,7 +219,8 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
 
     # ---------------------------------------------------------- receiving
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.registered or getattr(self, "refused", False):
+        if not (self.registered or getattr(self, "spectator", False)) \
+                or getattr(self, "refused", False):
             return
         if not self.bucket.take():
             await self.error("rate_limited", "Too many messages; slow down.")
@@ -213,6 +267,8 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
             await self.refuse(error)
 
     async def dispatch_message(self, kind: str, data: dict[str, Any], request_id: Any) -> None:
+        if self.spectator and kind not in GUEST_READS:
+            raise TableError("not_authenticated", GUEST_MESSAGE)
         if kind == "ping":
             # The table's committed version, not what this connection forwarded: a
             # client behind it missed messages (Redis away) and asks for a snapshot.

@@ -12,6 +12,10 @@
   (:class:`SameOriginValidator`), or be listed in ``CSRF_TRUSTED_ORIGINS``. Channels'
   ``AllowedHostsOriginValidator`` compared only the host: a page on another port or
   over plain http of the same host could open a socket with the user's cookie.
+* A same-origin socket without a session stays anonymous; the consumers refuse it
+  (``not_authenticated``) unless ``settings.PUBLIC_SPECTATING`` lets it watch as a guest
+  (tables/consumers.py, ``watch_as_guest``). A bearer socket with a bad token is never a
+  guest: ``scope["bot"]`` is set (to None) for every bearer socket.
 """
 
 from __future__ import annotations
