@@ -109,6 +109,11 @@ def _check_marks(page: Any, label: str) -> int:
             for card in seat["cards"]:
                 assert not _overlap(mark["box"], card), \
                     f"{label}: {mark['kind']} of seat {mark['seat']} covers a card of seat {seat['seat']}"
+    marks = found["marks"]
+    for i, a in enumerate(marks):
+        for b in marks[i + 1:]:
+            assert not _overlap(a["box"], b["box"]), \
+                f"{label}: {a['kind']} of seat {a['seat']} overlaps {b['kind']} of seat {b['seat']}"
     assert all(y["inside"] for y in found["you"]), f"{label}: the You label leaves its plate"
     return len(found["marks"])
 

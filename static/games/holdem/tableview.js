@@ -63,9 +63,12 @@ function seatCards(s) {
  * placed against the seat's own box, they never cover a name plate or its cards.
  * The acting seat says so in words ("To act", "Your turn"), not by colour only.
  */
-function marksSide(i, n, bottom) {
+function marksSide(i, n, bottom, compact) {
   const angle = Math.PI / 2 + ((i - bottom + n) % n) * (2 * Math.PI / n);
   const sin = Math.sin(angle);
+  // A phone: the seats at the bottom and the top have their marks beside them (towards
+  // the centre they would meet those of the seats on either side on a narrow felt).
+  if (compact && Math.abs(sin) > 0.95) return "to-right";
   if (sin > 0.6) return "to-up"; // a seat at the bottom: above it
   if (sin < -0.6) return "to-down"; // at the top: below it
   return Math.cos(angle) < 0 ? "to-right" : "to-left";
@@ -152,7 +155,7 @@ export function renderTable(root, model) {
       marks.push(el("span", { class: "bet", "data-testid": `bet-${i}`, "aria-label": `Bet ${chips(s.bet)}` },
         el("span", { class: "chip-icon", "aria-hidden": "true" }), chips(s.bet)));
     }
-    if (marks.length) seat.append(el("div", { class: `marks ${marksSide(i, n, model.bottom || 0)}` }, ...marks));
+    if (marks.length) seat.append(el("div", { class: `marks ${marksSide(i, n, model.bottom || 0, compact)}` }, ...marks));
     nodes.push(seat);
   }
   felt.append(...nodes);
