@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "tables",
     "api",
     "research",
+    "acpc",
 ]
 
 MIDDLEWARE = [

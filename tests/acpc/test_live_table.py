@@ -1,0 +1,199 @@
+"""ACPC clients at a live table, through ``manage.py acpc_server`` in a subprocess.
+
+The server (tests/acpc/server.py: own SQLite file, the table worker in the same process)
+plays a house ``calling_station`` bot; the client (tests/acpc/client.py) is written from
+the protocol document only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.acpc.client import Game, play, read_state
+
+ROOT = Path(__file__).resolve().parents[2]
+NL = Game(limit=False, players=2, blinds=[100, 50], stacks=[20_000, 20_000])
+FL = Game(limit=True, players=2, blinds=[100, 50], stacks=[20_000, 20_000],
+          raise_sizes=[100, 100, 200, 200], max_raises=[3, 4, 4, 4])
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class AcpcServer:
+    def __init__(self, directory: Path) -> None:
+        self.port = _free_port()
+        self.env = {**os.environ, "POKER_VAR_DIR": str(directory), "HOUSE_BOT_DELAY": "0",
+                    "DJANGO_SETTINGS_MODULE": "pokersite.settings", "PYTHONUNBUFFERED": "1"}
+        for name in ("DATABASE_URL", "REDIS_URL"):
+            self.env.pop(name, None)
+        self.log = directory / "server.log"
+        self.run("manage.py", "migrate", "-v0")
+        self.setup: dict[str, Any] = json.loads(self.run("-m", "tests.acpc.server", "setup"))
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "tests.acpc.server", "serve", str(self.port)], cwd=ROOT,
+                env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError("the ACPC server did not start:\n" + self.log.read_text()[-3000:])
+
+    def run(self, *args: str) -> str:
+        return subprocess.run([sys.executable, *args], cwd=ROOT, env=self.env, check=True,
+                              capture_output=True, text=True, timeout=120).stdout
+
+    def hands(self, table: int) -> dict[str, int]:
+        return json.loads(self.run("-m", "tests.acpc.server", "hands", str(table)))
+
+    def chips(self) -> int:
+        return int(self.run("-m", "tests.acpc.server", "chips"))
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+@pytest.fixture(scope="module")
+def acpc_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AcpcServer]:
+    shm = Path("/dev/shm")
+    directory = tmp_path_factory.mktemp("acpc")
+    if shm.is_dir() and os.access(shm, os.W_OK):
+        directory = shm / f"poker-acpc-{os.getpid()}-{directory.name}"
+        directory.mkdir()
+    server = AcpcServer(directory)
+    yield server
+    server.stop()
+
+
+def _lines(port: int, header: list[str], answers: dict[int, str] | None = None,
+           limit: int = 40) -> list[str]:
+    """A raw session: send ``header`` + VERSION, record lines; ``answers[i]`` is sent
+    after the i-th MATCHSTATE line (``{state}`` is replaced by it)."""
+    got: list[str] = []
+    states = 0
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        reader = sock.makefile("r", encoding="ascii", newline="\n")
+        for line in [*header, "VERSION:2.0.0"]:
+            sock.sendall(line.encode() + b"\n")
+        for raw in reader:
+            line = raw.rstrip("\r\n")
+            got.append(line)
+            if line.startswith("MATCHSTATE"):
+                states += 1
+                if answers and states in answers:
+                    sock.sendall(answers[states].format(state=line).encode() + b"\r\n")
+            if len(got) >= limit or (answers and states > max(answers)):
+                break
+    return got
+
+
+def test_spec_client_plays_1000_hands(acpc_server: AcpcServer) -> None:
+    chips = acpc_server.chips()
+    table = acpc_server.setup["table"]
+    before = acpc_server.hands(table)["hands"]
+    started = time.monotonic()
+    played = play(acpc_server.port, [f"TOKEN:{acpc_server.setup['token']}", f"TABLE:{table}",
+                                     "BUYIN:20000", "HANDS:1000"], NL, seed=7)
+    seconds = time.monotonic() - started
+    print(f"ACPC live table: 1000 hands in {seconds:.1f} s ({1000 / seconds:.1f} hands/s), "
+          f"{played.answers} answers, {played.states} states")
+    assert len(played.hands) >= 1000
+    assert played.comments[-1] == "# DONE 1000 hands"
+    assert not [c for c in played.comments if "ERROR" in c or "WARNING" in c]
+    assert acpc_server.hands(table)["hands"] - before >= 1000
+    assert acpc_server.chips() == chips  # buy-in, top-ups and leaving book every chip
+
+
+def test_spec_client_plays_limit(acpc_server: AcpcServer) -> None:
+    table = acpc_server.setup["limit_table"]
+    played = play(acpc_server.port, [f"TOKEN:{acpc_server.setup['token']}", f"TABLE:{table}",
+                                     "BUYIN:20000", "HANDS:60"], FL, seed=3)
+    assert len(played.hands) >= 60
+    assert not [c for c in played.comments if "ERROR" in c or "WARNING" in c]
+
+
+def test_bad_token_is_refused(acpc_server: AcpcServer) -> None:
+    lines = _lines(acpc_server.port, ["TOKEN:pkb_nonsense", f"TABLE:{acpc_server.setup['table']}"])
+    assert lines == ["# ERROR invalid_token: This bot token is not valid."]
+    lines = _lines(acpc_server.port, [])  # an unmodified client: no header lines
+    assert lines[0].startswith("# ERROR invalid_token")
+    lines = _lines(acpc_server.port, [f"TOKEN:{acpc_server.setup['token']}"])
+    assert lines[0].startswith("# ERROR bad_header: Say TABLE:<id> or MATCH:<id>")
+    lines = _lines(acpc_server.port, [f"TOKEN:{acpc_server.setup['token']}", "TABLE:999"])
+    assert lines[0].startswith("# ERROR table_not_found")
+
+
+def test_malformed_and_illegal_lines_change_nothing(acpc_server: AcpcServer) -> None:
+    """Until the bot's turn, then: garbage, a stale echo, a raise without size, a fold
+    with nothing to call... each answered by a comment (and the state again); the
+    table's version does not move; then a valid call is played."""
+    table = acpc_server.setup["table"]
+    token = acpc_server.setup["token"]
+    with socket.create_connection(("127.0.0.1", acpc_server.port), timeout=30) as sock:
+        reader = sock.makefile("r", encoding="ascii", newline="\n")
+        for line in [f"TOKEN:{token}", f"TABLE:{table}", "BUYIN:20000", "HANDS:2",
+                     "VERSION:2.0.0"]:
+            sock.sendall(line.encode() + b"\n")
+
+        def next_state() -> str:
+            for raw in reader:
+                line = raw.rstrip("\r\n")
+                if line.startswith("MATCHSTATE"):
+                    return line
+            raise AssertionError("closed")
+
+        def until_comment() -> str:
+            for raw in reader:
+                line = raw.rstrip("\r\n")
+                if line.startswith("#"):
+                    return line
+            raise AssertionError("closed")
+
+        while True:  # the bot's first turn
+            state = next_state()
+            viewer, _, parsed = read_state(NL, state)
+            if not parsed.finished and parsed.current() == viewer:
+                break
+        version = acpc_server.hands(table)["version"]
+        sock.sendall(b"hello dealer\r\n")
+        assert until_comment().startswith("# ERROR bad_state")
+        stale = state.replace(f":{state.split(':')[2]}:", f":{int(state.split(':')[2]) + 7}:", 1)
+        sock.sendall(f"{stale}:c\r\n".encode())
+        assert until_comment() == "# WARNING ignoring un-requested response (not the current " \
+                                  "state)"
+        sock.sendall(f"{state}:r\r\n".encode())  # no-limit raise without its size
+        assert until_comment().startswith("# ERROR bad_action")
+        assert next_state() == state  # the same state again: answer it anew
+        sock.sendall(f"{state}:x\r\n".encode())
+        assert until_comment().startswith("# ERROR bad_action")
+        assert next_state() == state
+        if not parsed.can_fold():
+            sock.sendall(f"{state}:f\r\n".encode())
+            assert until_comment().startswith("# ERROR invalid_action")
+            assert next_state() == state
+        assert acpc_server.hands(table)["version"] == version  # nothing changed
+        sock.sendall(f"{state}:c\r\n".encode())
+        after = next_state()
+        assert after != state and after.split(":")[3].startswith(state.split(":")[3] + "c")
+    assert acpc_server.hands(table)["version"] > version
