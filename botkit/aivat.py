@@ -846,6 +846,7 @@ class MatchTracker:
         self.errors: dict[str, int] = {}
         self.last_error = ""
         self.seconds = 0.0
+        self.failed = ""  # why the estimator stopped (a hand it could not read)
 
     def decided(self, name: str, state: Any, view: Json, answer: Any, policy: Any
                 ) -> tuple[int, list[Json]] | None:

@@ -290,10 +290,15 @@ def play_match(
                                                       chance.deal(deal, state), illegal,
                                                       tracker)
                     rounds = 1
-                    if tracker is not None:
-                        for seat, value in enumerate(tracker.finish(state, nets)):
-                            corrected[at_seat[seat]].append(value)
-                            corrected_groups[at_seat[seat]][deal] += value
+                    if tracker is not None and not tracker.failed:
+                        try:
+                            values = tracker.finish(state, nets)
+                        except Exception as error:  # never lose the match for its estimate
+                            tracker.failed = f"{type(error).__name__}: {error}"
+                        else:
+                            for seat, value in enumerate(values):
+                                corrected[at_seat[seat]].append(value)
+                                corrected_groups[at_seat[seat]][deal] += value
                 for seat, name in enumerate(at_seat):
                     net = nets[seat]
                     per_hand[name].append(net)
@@ -322,6 +327,7 @@ def play_match(
     seconds = time.perf_counter() - started
     factor, divisor = setup.factor, setup.divisor
     results = {}
+    corrects = tracker is not None and not tracker.failed  # else no AIVAT estimates
     for name in names:
         if duplicate:
             mean, half = per_hand_ci(groups[name], rotations)
@@ -331,8 +337,8 @@ def play_match(
             name, len(per_hand[name]), totals[name], factor * mean / divisor,
             factor * half / divisor, illegal[name],
             estimates(per_hand[name], groups[name] if duplicate else None, rotations,
-                      factor / divisor, corrected[name] if tracker else None,
-                      corrected_groups[name] if tracker and duplicate else None),
+                      factor / divisor, corrected[name] if corrects else None,
+                      corrected_groups[name] if corrects and duplicate else None),
             tracker.errors.get(name, 0) if tracker else 0)
     crosstable = None
     if n > 2:
@@ -352,7 +358,9 @@ def play_match(
             "value_function": "all-in equity" + (
                 f" + model learnt from {aivat_model.hands} other hands ({aivat_model.source})"
                 if aivat_model is not None else ""),
-            **({"model": tracker.estimator.fit().to_json()} if aivat_learn else {}),
+            **({"model": tracker.estimator.fit().to_json()} if aivat_learn and corrects
+               else {}),
+            **({"error": tracker.failed} if tracker.failed else {}),
             "decisions": tracker.estimator.decisions,
             "samples": aivat_samples or "adaptive", "seconds": tracker.seconds,
             "policy_errors": sum(tracker.errors.values()), "last_policy_error":

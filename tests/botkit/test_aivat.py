@@ -466,3 +466,15 @@ def test_the_match_runner_sends_a_house_bots_policy_beside_its_action() -> None:
     runner.handle(socket, {"type": "match_turn", "request_id": "2-b", "view": view})  # type: ignore[arg-type]
     assert "policy" not in socket.sent[1] and runner.summary.policy_errors == 1
 
+
+def test_a_hand_the_estimator_cannot_read_stops_it_not_the_match(monkeypatch: Any) -> None:
+    def broken(self: Any, *args: Any, **kwargs: Any) -> Any:
+        raise ValueError("unreadable")
+
+    monkeypatch.setattr(Aivat, "hand", broken)
+    result = play_match({"a": make_bot("rule_based", random.Random(1)),
+                         "b": make_bot("random", random.Random(2))},
+                        MatchSettings(), hands=50, seed=1, aivat=True)
+    assert result.hands == 50 and "aivat" not in result.bots["a"].estimates
+    assert result.aivat is not None and result.aivat["error"] == "ValueError: unreadable"
+
