@@ -604,7 +604,12 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="Monte-Carlo boards per pre-flop equity (default: by the pot)")
     parser.add_argument("--aivat-train", type=int, default=0, metavar="HANDS",
                         help="first learn AIVAT's value model (pre-flop table, betas) from a "
-                             "separate match of HANDS hands (seed + 1000003; the same bots)")
+                             "separate match of HANDS hands (seed + 1000003; fresh bots of the "
+                             "same kinds)")
+    parser.add_argument("--aivat-model", type=Path, metavar="FILE",
+                        help="use a value model saved before (JSON; --aivat-save-model)")
+    parser.add_argument("--aivat-save-model", type=Path, metavar="FILE",
+                        help="write the model learnt with --aivat-train to FILE (JSON)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     return parser.parse_args(argv)
 
@@ -649,8 +654,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                              big_blind=int(big), ante=args.ante, seats=players,
                              stack=args.stack * int(big), reset_stacks=not args.no_reset)
     table = None
-    if args.aivat and args.aivat_train and args.game == "holdem":
-        table = learn_value_model(bots, settings, args.aivat_train, args.seed + 1_000_003)
+    if args.aivat and args.aivat_model is not None:
+        try:
+            table = ValueModel.from_json(json.loads(args.aivat_model.read_text()))
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            print(f"--aivat-model {args.aivat_model}: {error}", file=sys.stderr)
+            return 2
+    elif args.aivat and args.aivat_train and args.game == "holdem":
+        # Fresh bots (their own generators): the evaluated match stays as without it.
+        fresh = {name: cli_bot(kinds[i % len(kinds)], random.Random(args.seed * 1000 + 777 + i),
+                               game=args.game) for i, name in enumerate(bots)}
+        table = learn_value_model(fresh, settings, args.aivat_train, args.seed + 1_000_003)
+        if args.aivat_save_model is not None:
+            args.aivat_save_model.write_text(json.dumps(table.to_json()))
     try:
         result = play_match(bots, settings, hands=args.hands, seed=args.seed,
                             duplicate=args.duplicate, series_length=args.series or None,

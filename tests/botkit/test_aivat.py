@@ -409,7 +409,7 @@ def test_aivat_is_for_holdem_only() -> None:
 # ------------------------------------------------------------ command line and SDK
 
 
-def test_the_command_line_prints_raw_duplicate_and_aivat(capsys: Any) -> None:
+def test_the_command_line_prints_raw_duplicate_and_aivat(capsys: Any, tmp_path: Any) -> None:
     assert main(["--bots", "rule_based,random", "--hands", "200", "--duplicate",
                  "--aivat"]) == 0
     out = capsys.readouterr().out
@@ -421,10 +421,17 @@ def test_the_command_line_prints_raw_duplicate_and_aivat(capsys: Any) -> None:
     assert main(["--game", "omaha", "--bots", "uniform,uniform", "--hands", "4",
                  "--aivat"]) == 2
     assert "Hold'em" in capsys.readouterr().err
+    saved = tmp_path / "model.json"
     assert main(["--bots", "rule_based,calling_station", "--hands", "100", "--aivat",
-                 "--aivat-train", "300", "--json"]) == 0
+                 "--aivat-train", "300", "--aivat-save-model", str(saved), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert "model learnt from 300 other hands" in data["aivat"]["value_function"]
+    assert main(["--bots", "rule_based,calling_station", "--hands", "100", "--aivat",
+                 "--aivat-model", str(saved), "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["bots"] == data["bots"]  # the same frozen model, the same estimates
+    assert main(["--bots", "rule_based,random", "--hands", "10", "--aivat",
+                 "--aivat-model", str(tmp_path / "missing.json")]) == 2
 
 
 def test_the_sdk_sends_a_checked_policy_beside_the_action() -> None:
