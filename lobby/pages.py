@@ -262,6 +262,12 @@ def replay(request: HttpRequest, hand_id: int) -> HttpResponse:
         else game_info.get("client") or obj.game
     replay_url, replay_css = _replay_files(module)
     players = history["players"]
+    # The viewer's own seats (players it owns, bots included), as the live table's
+    # "you.seats": the replay draws the first of them at the bottom.
+    mine = set(Player.objects.filter(
+        pk__in=[p["player"] for p in players if p.get("player")], owner=request.user)
+        .values_list("pk", flat=True))
+    my_seats = sorted(p["seat"] for p in players if p.get("player") in mine)
     return render(request, "tables/replay.html", {
         "hand": history, "table": obj, "replay_css": replay_css,
         "round_name": game_info.get("round_name") or "round",
@@ -274,6 +280,7 @@ def replay(request: HttpRequest, hand_id: int) -> HttpResponse:
             "hand": history, "info": info, "game_info": game_info,
             "replay_url": replay_url, "generic_replay_url": _replay_files(GENERIC_BOARD)[0],
             "sees_everything": bool(getattr(request.user, "can_see_all_cards", False)),
+            "my_seats": my_seats,
         },
     })
 

@@ -48,6 +48,9 @@
 //   shell.nameOf(seat)         its name ("Seat 3" if none)
 //   shell.describe(event)      the platform's sentence for its own events, or null
 //   shell.seesEverything       the viewer is a superuser (sees every hidden value)
+//   shell.mySeats              the seats of the viewer's own players (cfg.my_seats)
+//   shell.bottomSeat           the seat to draw at the bottom, as the live table does:
+//                              the viewer's first own seat, else 0
 //
 // The module's key is exposed as window.__replay and #replay-page[data-replay].
 import { el } from "./dom.js";
@@ -78,6 +81,8 @@ const shell = {
   nameOf,
   describe: (event) => describePlatform(event, nameOf, roundWord),
   seesEverything: Boolean(cfg.sees_everything),
+  mySeats: Array.isArray(cfg.my_seats) ? cfg.my_seats : [],
+  get bottomSeat() { return this.mySeats.length ? this.mySeats[0] : 0; },
 };
 
 let replay = null;
@@ -164,8 +169,18 @@ function render() {
   if (!replay) return;
   replay.render(step, steps);
   lines.forEach((li, i) => li.classList.toggle("current", i === step - 1));
-  lines[step - 1]?.scrollIntoView({ block: "nearest" });
+  keepInLog(lines[step - 1]);
   stepEl.textContent = `Step ${step} of ${steps.length}`;
+}
+
+/** Scroll the step log (only the log: never the page, whose board would leave the
+ * screen on a phone, where the log is below it) so that `li` is in view. */
+function keepInLog(li) {
+  if (!li || logEl.scrollHeight <= logEl.clientHeight) return;
+  const box = logEl.getBoundingClientRect();
+  const line = li.getBoundingClientRect();
+  if (line.top < box.top) logEl.scrollTop += line.top - box.top;
+  else if (line.bottom > box.bottom) logEl.scrollTop += line.bottom - box.bottom;
 }
 
 function go(n) {

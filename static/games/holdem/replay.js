@@ -34,7 +34,7 @@ export function createReplay(shell) {
     for (let i = 0; i < seatCount; i++) {
       const p = s.seats[i];
       seats.push(p ? {
-        seat: i, name: p.name, stack: p.stack, bet: p.bet, cards: p.folded ? "" : p.cards, up: p.up, draws: p.draws,
+        seat: i, mine: shell.mySeats.includes(i), name: p.name, stack: p.stack, bet: p.bet, cards: p.folded ? "" : p.cards, up: p.up, draws: p.draws,
         folded: p.folded, action: p.action, blind: s.over ? null : p.blind, handName: p.handName,
         winText: p.wins.length ? winTag(p) : "",
       } : null);
@@ -43,7 +43,7 @@ export function createReplay(shell) {
     const banner = winners ? winnersLine(s, nameOf) : null;
     const betTotal = Object.values(s.seats).reduce((a, p) => a + p.bet, 0);
     renderTable(felt, {
-      seatCount, bottom: 0, button: variant.stud ? null : s.button, board: s.board, boardSlots: variant.board || 0,
+      seatCount, bottom: shell.bottomSeat ?? 0, button: variant.stud ? null : s.button, board: s.board, boardSlots: variant.board || 0,
       pots: s.pot + betTotal > 0 ? [{ amount: s.pot + betTotal }] : [], banner, seats,
       actor: null, winners, freeClickable: false,
     });

@@ -75,7 +75,8 @@ export function createReplay(shell) {
     describe,
     steps(events) {
       const visible = events.find((e) => e.type === "CardsDealt" && e.cards);
-      bottom = visible ? visible.player : 0;
+      // The viewer's own seat at the bottom (as the live table), else the hand it sees.
+      bottom = shell.mySeats?.length ? shell.mySeats[0] : visible ? visible.player : 0;
       // Every event with a sentence (another seat's CardsDealt, a count only, has none).
       return events.map((event) => ({ event, text: describe(event) })).filter((step) => step.text !== null);
     },
