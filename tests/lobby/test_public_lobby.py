@@ -195,3 +195,11 @@ async def test_lobby_websocket_takes_guests_only_when_on(settings: Any) -> None:
     assert not await connect()
     settings.PUBLIC_SPECTATING = True
     assert await connect()
+
+
+def test_home_page_says_whether_guests_may_watch(settings: Any) -> None:
+    page = Client().get("/").content.decode()
+    assert "Log in to open the lobby" in page and "once logged in" in page
+    settings.PUBLIC_SPECTATING = True
+    page = Client().get("/").content.decode()
+    assert "Log in to open the lobby" not in page and "even without an account" in page
