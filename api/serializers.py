@@ -46,6 +46,10 @@ class GameSerializer(serializers.Serializer):
     seat_commands = serializers.ListField(child=serializers.CharField())
     seat_options = serializers.DictField(help_text="JSON schema of the `sit` command's options.")
     house_bots = serializers.ListField(child=serializers.CharField())
+    house_bot_styles = serializers.ListField(
+        child=serializers.DictField(), help_text='Every house-bot style that plays the game '
+        'with its parameters\' JSON schema: [{"style": "ehs", "params": {...}}] '
+        '(docs/house-bots.md).')
     export_format = serializers.CharField(help_text="`phh` for poker; empty = JSON.")
     stats = serializers.ListField(child=serializers.CharField())
     settings_schema = serializers.DictField(
@@ -281,6 +285,9 @@ class MatchCreateSerializer(serializers.Serializer):
     hands = serializers.IntegerField(min_value=1, default=1000)
     seed = serializers.IntegerField(min_value=0, max_value=2**62, default=1)
     duplicate = serializers.BooleanField(default=False)
+    aivat = serializers.BooleanField(
+        default=True, help_text="Hold'em: AIVAT-corrected results beside raw and duplicate "
+        "(docs/aivat.md; about 1–5 ms of CPU per hand).")
     game = serializers.CharField(
         required=False, max_length=32,
         help_text="A registered game (GET /api/v1/games/); default Texas Hold'em, whose "

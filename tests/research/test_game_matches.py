@@ -54,3 +54,20 @@ def test_a_match_of_a_game_that_ends_plays_whole_games() -> None:
 def test_bad_game_matches_are_refused_clearly(data: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         validate_match(data)
+
+
+@pytest.mark.parametrize(("body", "aivat"), [
+    ({"bots": ["rule_based", "random"], "hands": 20}, True),
+    ({"bots": ["rule_based", "random"], "hands": 20, "aivat": False}, False),
+    ({"game": "kuhn", "bots": ["uniform", "uniform"], "hands": 20}, None),
+])
+def test_the_api_passes_the_aivat_choice(bob: Any, settings: Any, body: dict[str, Any],
+                                         aivat: bool | None) -> None:
+    settings.RESEARCH = {**settings.RESEARCH, "MATCHES_IN_THREAD": False}
+    tester = APIClient()
+    tester.force_login(bob)
+    response = tester.post("/api/v1/matches/", body, format="json")
+    assert response.status_code == 202, response.content
+    assert MatchRun.objects.get().settings.get("aivat") is aivat
+    bad = tester.post("/api/v1/matches/", {**body, "aivat": "perhaps"}, format="json")
+    assert bad.status_code == 400 and MatchRun.objects.count() == 1
