@@ -158,7 +158,7 @@ def test_marks_never_cover_a_plate_and_long_names_keep_their_badge(server: Any,
         if desk.locator("#act-buttons").is_visible():
             # Whose turn it is, in words on the seat (not only its colour).
             if "turn" not in shots:
-                expect(desk.locator(".seat[data-seat='3'] .tag.to-act")).to_have_text(re.compile("Your turn"))
+                expect(desk.locator(".seat[data-seat='3'] .to-act")).to_have_text(re.compile("Your turn"))
                 shot(desk, "fixes-table-desktop")
                 shot(phone, "fixes-table-phone")
                 shots.add("turn")
@@ -273,7 +273,7 @@ def test_pot_limit_pot_preset_and_keyboard(server: Any, open_page: Any) -> None:
     expect(quick.last).to_have_accessible_name(f"Pot: {top}")
     quick.last.click()
     expect(page.locator("#btn-raise")).to_have_text(f"Raise to {top}")
-    expect(page.locator(".seat[data-seat='2'] .tag.to-act")).to_have_text(re.compile("Your turn"))
+    expect(page.locator(".seat[data-seat='2'] .to-act")).to_have_text(re.compile("Your turn"))
     expect(page.locator(".seat[data-seat='2']")).to_have_attribute("aria-label",
                                                                    re.compile("to act"))
 

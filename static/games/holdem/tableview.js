@@ -137,12 +137,16 @@ export function renderTable(root, model) {
     const tag = winner
       ? el("span", { class: "tag win" }, s.winText || `Wins ${chips(model.winners[i])}${s.handName ? " · " + s.handName : ""}`)
       : s.out ? el("span", { class: "tag" }, s.out)
-      : acting ? el("span", { class: "tag to-act" }, el("span", { class: "to-act-icon", "aria-hidden": "true" }, "▶"),
-        model.playingSeat === i ? "Your turn" : "To act")
       : s.allIn ? el("span", { class: "tag allin" }, s.action?.kind === "allin" ? actionText(s.action) : "All-in")
       : s.action ? el("span", { class: `tag act-${s.action.kind}` }, actionText(s.action)) : null;
     if (tag) plate.append(tag);
-    if (acting && model.timer) plate.append(el("div", { class: "timer", "aria-hidden": "true" }, el("span", { class: "timer-fill", style: `width:${Math.max(0, Math.min(100, model.timer * 100))}%` })));
+    // The acting seat: "To act" ("Your turn") in words beside its clock.
+    if (acting) {
+      plate.append(el("div", { class: "to-act-row" },
+        el("span", { class: "to-act" }, el("span", { class: "to-act-icon", "aria-hidden": "true" }, "▶"),
+          model.playingSeat === i ? "Your turn" : "To act"),
+        model.timer ? el("div", { class: "timer", "aria-hidden": "true" }, el("span", { class: "timer-fill", style: `width:${Math.max(0, Math.min(100, model.timer * 100))}%` })) : ""));
+    }
     const state = [s.mine ? "you" : "", acting ? "to act" : "", s.allIn && !winner ? "all-in" : "", s.folded ? "folded" : "",
       model.button === i ? "dealer" : ""].filter(Boolean).join(", ");
     const seat = el("div", { class: classes.join(" "), style, role: "group", "data-seat": String(i),
