@@ -35,13 +35,18 @@ def number(value: float, *, sign: bool = False) -> str:
     return ("+" + text) if sign and round(value) > 0 else text
 
 
-def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
-    """About ``count`` round values covering ``low``..``high`` (both included)."""
+def nice_ticks(low: float, high: float, count: int = 5, min_step: float = 1) -> list[float]:
+    """About ``count`` round values covering ``low``..``high`` (both included), at
+    least ``min_step`` apart (chips are whole: no tick between two whole numbers)."""
     if high <= low:
         high = low + 1
     raw = (high - low) / max(1, count - 1)
     power = 10 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    if step < min_step:
+        step = min_step
+    elif power < 10 and step != int(step):
+        step = math.ceil(step)  # 2.5 → 3 below ten: whole-number labels
     first = math.floor(low / step) * step
     last = math.ceil(high / step) * step
     ticks = []

@@ -3,6 +3,8 @@ outside the plot."""
 
 from __future__ import annotations
 
+import itertools
+
 from research.charts import CHAR_W, MINUS, line_chart, nice_ticks, number
 
 
@@ -15,7 +17,7 @@ def test_numbers_use_a_real_minus_and_separators() -> None:
 def test_nice_ticks_cover_the_range_with_round_steps() -> None:
     ticks = nice_ticks(-138732, 20000)
     assert ticks[0] <= -138732 and ticks[-1] >= 20000 and 0 in ticks
-    steps = {round(b - a) for a, b in zip(ticks, ticks[1:], strict=False)}
+    steps = {round(b - a) for a, b in itertools.pairwise(ticks)}
     assert len(steps) == 1 and str(steps.pop()).rstrip("0") in {"1", "2", "25", "5"}
 
 
@@ -35,3 +37,10 @@ def test_left_margin_fits_the_longest_label_and_legend_is_below_the_plot() -> No
                for line in chart["lines"])
     ys = [float(p.split(",")[1]) for line in chart["lines"] for p in line["points"].split()]
     assert min(ys) >= chart["top"] - 0.1 and max(ys) <= chart["bottom"] + 0.1
+
+
+def test_small_ranges_have_whole_distinct_labels() -> None:
+    for high in (1, 2, 3, 7, 12):
+        labels = [t["label"] for t in line_chart({"a": [0, high, -1]})["ticks"]]
+        assert len(labels) == len(set(labels)) >= 2, labels
+        assert all("." not in label for label in labels), labels
