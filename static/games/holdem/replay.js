@@ -37,6 +37,7 @@ export function createReplay(shell) {
         seat: i, mine: shell.mySeats.includes(i), name: p.name, stack: p.stack, bet: p.bet, cards: p.folded ? "" : p.cards, up: p.up, draws: p.draws,
         folded: p.folded, action: p.action, blind: s.over ? null : p.blind, handName: p.handName,
         winText: p.wins.length ? winTag(p) : "",
+        allIn: !s.over && !p.folded && Boolean(p.cards) && p.stack === 0,
       } : null);
     }
     const winners = Object.keys(s.winners).length ? s.winners : null;
