@@ -181,14 +181,15 @@ class SessionCsvView(SessionApiView):
 
 
 class MatchStatsView(ApiView):
-    @extend_schema(summary="A batch match's statistics per bot (from its stored hands)",
+    @extend_schema(summary="A batch match's statistics per bot (from its stored hands, or "
+                           "counted while a long match was played)",
                    responses={200: OpenApiTypes.OBJECT, **errors(404)}, tags=["matches"])
     def get(self, request: Request, match_id: int) -> Response:
         match = get_match(match_id)
         data = sessions.match_stats(match)
         if data is None:
-            raise ApiError("phh_not_stored", "This match's hands were not stored (too many "
-                           "hands, another game, or not done yet).", 404)
+            raise ApiError("phh_not_stored", "This match has no statistics (a game "
+                           "without them, or not done yet).", 404)
         return Response({"match": match.pk, **data})
 
 

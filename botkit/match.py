@@ -52,6 +52,7 @@ from typing import Any
 from botkit.aivat import MatchTracker, ValueModel, split_policy, supported
 from botkit.bot import BotLike, Json, overrides
 from botkit.results import BotResult, MatchResult, estimates, per_hand_ci
+from botkit.stats import StatsAccumulator
 from engine.errors import EngineError
 from engine.game import Event, Game, RoundEnded, RoundStarted, Viewer, ViewFn
 from engine.registry import get_game
@@ -205,6 +206,7 @@ def play_match(
     aivat_samples: int | None = None,
     aivat_model: ValueModel | None = None,
     aivat_learn: bool = False,
+    stats: bool = False,
 ) -> MatchResult:
     """Play ``hands`` hands between ``bots`` (name -> bot, one per seat).
 
@@ -232,6 +234,10 @@ def play_match(
     and ``rule_based`` house bots) are asked to; any bot's answer may carry
     ``"policy"`` (checked, then used; a malformed one is dropped and counted in
     ``policy_errors``).
+
+    ``stats`` (poker) also counts every bot's tracker statistics over all the hands
+    (:class:`botkit.stats.StatsAccumulator` fed the omniscient events, as the
+    server's statistics are): ``result.stats`` is name -> ``summary()``.
     """
     names = list(bots)
     setup = _setup(game, names, settings, game_settings, seat_options)
@@ -245,6 +251,7 @@ def play_match(
             if isinstance(getattr(bot, "send_policy", None), bool):
                 bot.send_policy = True  # type: ignore[attr-defined]
     n = len(names)
+    counter = _StatsCounter(setup.divisor) if stats and info.stats else None
     reset = settings.reset_stacks if settings is not None else True
     state = _table(setup, names)
     started = time.perf_counter()
@@ -275,6 +282,8 @@ def play_match(
                         new_match()
             at_seat = [names[(seat + rotation) % n] for seat in range(n)]
             seating = _Seating(at_seat, bots)
+            if counter is not None:
+                seating.observers.append((counter.watch(at_seat), Viewer.superuser()))
             for deal in block:
                 chips = None
                 if info.ends:
@@ -354,6 +363,8 @@ def play_match(
         settings=setup.summary, hands=played, deals=deals,
         duplicate=duplicate, seed=seed, seconds=seconds, bots=results, crosstable=crosstable,
         cumulative=cumulative, records=records, game=info.key, unit=setup.unit,
+        stats=None if counter is None else {
+            name: counter.accumulator.summary(name) for name in names},
         aivat=None if tracker is None else {
             "value_function": "all-in equity" + (
                 f" + model learnt from {aivat_model.hands} other hands ({aivat_model.source})"
@@ -381,6 +392,29 @@ def learn_value_model(bots: Mapping[str, BotLike], settings: MatchSettings | Non
                                     source=f"{','.join(bots)}, seed {seed}")
     table.betas = ValueModel.from_json(result.aivat["model"]).betas
     return table
+
+
+class _StatsCounter:
+    """Counts every hand's omniscient events into one StatsAccumulator (poker)."""
+
+    def __init__(self, big_blind: int) -> None:
+        self.accumulator = StatsAccumulator()
+        self.big_blind = big_blind
+
+    def watch(self, at_seat: list[str]) -> Callable[[Json], None]:
+        """An ``observe`` for one seating: hands are added when they end."""
+        players = dict(enumerate(at_seat))
+        events: list[Json] = []
+
+        def observe(event: Json) -> None:
+            if event["type"] == "HandStarted":
+                events.clear()
+            events.append(event)
+            if event["type"] == "HandEnded":
+                self.accumulator.add_hand(events, players, self.big_blind)
+                events.clear()
+
+        return observe
 
 
 def _table(setup: _Setup, players: Sequence[str]) -> Any:

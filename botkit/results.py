@@ -135,6 +135,7 @@ class MatchResult:
     game: str = "holdem"
     unit: str = "mbb/hand"  # of BotResult.mbb_per_hand / ci95 and the crosstable
     aivat: dict[str, Any] | None = None  # the estimator's summary (botkit.aivat) if it ran
+    stats: dict[str, Any] | None = None  # name -> tracker statistics (play_match(stats=True))
 
     @property
     def hands_per_second(self) -> float:
@@ -157,6 +158,7 @@ class MatchResult:
             "bots": {name: r.to_json() for name, r in self.bots.items()},
             "crosstable": self.crosstable,
             **({"aivat": self.aivat} if self.aivat is not None else {}),
+            **({"stats": self.stats} if self.stats is not None else {}),
             "cumulative_step": step,
             "cumulative": {name: s[step - 1 :: step] for name, s in self.cumulative.items()},
             **({"records": self.records} if records else {}),

@@ -309,7 +309,8 @@ def run_match(match_id: int) -> MatchRun:
             keep_phh = s["hands"] <= conf("PHH_MAX_HANDS")
             result = play_match(bots, config, hands=s["hands"], seed=s["seed"],
                                 duplicate=s["duplicate"], phh_out=directory if keep_phh else None,
-                                record=False, aivat=bool(s.get("aivat", False)))
+                                record=False, aivat=bool(s.get("aivat", False)),
+                                stats=not keep_phh)  # else counted from the stored hands
             phh = (Path(directory) / "match.phhs").read_text() if keep_phh else ""
         results = result.to_json()
         for name, row in results["bots"].items():

@@ -522,10 +522,18 @@ def match_big_blind(match: MatchRun) -> int:
 
 def match_stats(match: MatchRun) -> Json | None:
     """Per bot every statistic (:mod:`botkit.stats`, new counters included) of a done
-    match whose hands were stored, computed from its PHH and cached; None when the
-    match kept no hands (too many, or another game)."""
-    if not match.phh or match.status != "done":
+    match: computed from its stored PHH (and cached), or for a match too long to keep
+    its hands as counted while it was played (``results["stats"]``); None for a game
+    without these statistics."""
+    if match.status != "done":
         return None
+    if not match.phh:  # a long match: counted while it was played (research.services)
+        counted = (match.results or {}).get("stats")
+        if not counted:
+            return None
+        hands = max((row.get("hands", 0) for row in counted.values()), default=0)
+        return {"hands": hands, "bots": [{"name": name, **counted[name]}
+                                         for name in sorted(counted)]}
     digest = hashlib.sha256(match.phh.encode()).hexdigest()[:24]
     key = f"research:match-stats:{match.pk}:{digest}"
     cached = cache.get(key)
