@@ -187,6 +187,9 @@ def progress_json(match: MatchRun) -> dict[str, Any]:
         (0 if match.status in (MatchStatus.QUEUED, MatchStatus.WAITING) else None),
         "finished": finished, "error": match.error, "error_code": match.error_code,
         "seconds": results.get("seconds"),
+        # How long it has been running (or ran): the engine reports no count on the way.
+        "elapsed": round(((match.finished_at or timezone.now()) - match.started_at)
+                         .total_seconds(), 1) if match.started_at else None,
         "results_url": reverse("research:match_detail", args=[match.pk]),
     }
 

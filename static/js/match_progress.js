@@ -16,7 +16,8 @@ function show(p) {
   bar.max = p.hands_total;
   if (p.hands_done === null || p.hands_done === undefined) bar.removeAttribute("value");
   else bar.value = p.hands_done;
-  handsEl.textContent = `${p.hands_done ?? "…"} / ${p.hands_total} hands`;
+  const running = p.status === "running" && p.elapsed !== null ? ` · running for ${Math.round(p.elapsed)} s` : "";
+  handsEl.textContent = `${p.hands_done ?? "…"} / ${p.hands_total} hands${running}`;
   if (p.error) {
     errorEl.textContent = p.error_code ? `${p.error_code}: ${p.error}` : p.error;
     errorEl.hidden = false;

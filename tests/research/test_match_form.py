@@ -63,6 +63,7 @@ def test_a_tester_starts_a_match_and_follows_it(
     assert match.status == MatchStatus.DONE
     data = tester.get(f"/research/matches/{match.pk}/progress.json").json()
     assert data["finished"] and data["hands_done"] == data["hands_total"] == 50
+    assert data["elapsed"] is not None and data["elapsed"] >= 0
     assert data["results_url"] == f"/research/matches/{match.pk}/"
     page = tester.get(response["Location"]).content.decode()
     assert 'id="match-bar"' in page and f'href="/research/matches/{match.pk}/"' in page
@@ -127,6 +128,7 @@ def test_progress_of_a_queued_match_and_of_none(tester: Client, bob: Any) -> Non
     data = tester.get(f"/research/matches/{match.pk}/progress.json").json()
     assert data["status"] == "queued" and not data["finished"]
     assert data["hands_total"] == 100 and data["hands_done"] == 0  # duplicate: 2 seatings
+    assert data["elapsed"] is None
     assert tester.get("/research/matches/999999/progress.json").status_code == 404
     assert "Follow its progress" in tester.get(f"/research/matches/{match.pk}/").content.decode()
 
