@@ -35,7 +35,8 @@ positive it checks or folds.  **Continued aggression**: after betting or raising
 the previous street — pre-flop raises included — it bets again with probability 0.6
 when the best bet is worth no less than checking minus a tenth of the pot.
 
-Bet sizes tried: FL the fixed bet; NL/PL the minimum, ½, ¾, 1 and 2 pots and all-in.
+Bet sizes tried: FL the fixed bet; NL/PL the minimum, ½, ¾, 1 and 2 pots and all-in;
+after a bet and two raises on a street only all-in (NL/PL), FL stops at four bets.
 
 **Pre-flop** by hand-rank percentile (:data:`~botkit.house.opponent_model.PREFLOP_PERCENTILE`):
 open the top share for the position (heads-up button 80 %), widened or narrowed by how
@@ -45,7 +46,8 @@ raiser's range continues.  (Sizing and the all-in commitment rule are
 :class:`RuleBasedBot`'s.)
 
 Measured against ``rule_based`` (duplicate, seed 2026): FL heads-up +305 ± 23, NL
-heads-up +410 ± 102, FL six-max +166 ± 27, NL six-max +185 ± 116 mbb/hand; cost
+heads-up +410 ± 102, FL six-max (against five) +166 ± 27, NL six-max +189 ± 112
+mbb/hand; cost
 ~4–6 ms per post-flop decision on a loaded 2-core machine with the default 300
 samples, ~0.1 ms pre-flop (``docs/bots.md``, "The ``ehs`` bot").
 """
