@@ -67,8 +67,8 @@ OLD_RUNNER = {
                       False, None, {"rule_based0": -123, "random1": 123}, {},
                       "f87aa41bd1f4299e", "514cee67f85ff197", "5dd0b6b40914eb5b"),
     "hu_ehs": (["ehs", "rule_based"], {}, 60, 9, True, None,
-               {"ehs0": -60, "rule_based1": 60}, {},
-               "3cfe5668c15b9a44", "6236ca3905295fb6", "dc20cc9d429ce072"),
+               {"ehs0": 42, "rule_based1": -42}, {},  # the old runner (f4ebf97) plays the
+               "1037f86339be52b8", "a70577a6a955cfa9", "a6475e15d39674da"),  # new ehs alike
     "3_pl_sloppy": (["sloppy", "rule_based", "random"], {"structure": "PL"}, 90, 3, False, None,
                     {"sloppy0": -23, "rule_based1": 658, "random2": -635}, {"sloppy0": 91},
                     "d71e8430dcc076e0", "b76eb3ee68185a4f", "899bfceacb97b9ee"),
