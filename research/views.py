@@ -94,6 +94,10 @@ class MatchForm(forms.Form):
             self.fields["big_blind"] = forms.IntegerField(initial=2, min_value=1)
             self.fields["stack_bb"] = forms.IntegerField(
                 initial=200, min_value=1, label="Stack (big blinds)")
+            self.fields["aivat"] = forms.BooleanField(
+                required=False, initial=True, label="AIVAT",
+                help_text="Results corrected for luck beside the raw ones (docs/aivat.md; "
+                "about 1–5 ms of CPU per hand).")
         else:
             self.fields["settings"] = forms.CharField(
                 required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 3}),
@@ -109,7 +113,7 @@ class MatchForm(forms.Form):
             "bots": [data[name] for name in self.seat_names if data.get(name)]}
         if self.game_key == services.DEFAULT_GAME:
             body.update({k: data[k] for k in ("structure", "small_blind", "big_blind",
-                                              "stack_bb")})
+                                              "stack_bb", "aivat")})
         else:
             raw = (data.get("settings") or "").strip() or "{}"
             try:

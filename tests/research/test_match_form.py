@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 BODY = {"game": "holdem", "seat_1": "rule_based", "seat_2": "calling_station",
         "hands": "50", "seed": "7", "structure": "NL", "small_blind": "1",
-        "big_blind": "2", "stack_bb": "200"}
+        "big_blind": "2", "stack_bb": "200", "aivat": "on"}
 
 
 @pytest.fixture
@@ -81,6 +81,9 @@ def test_settings_equal_the_apis(tester: Client, bob: Any, inline_matches: None,
                                       "seed": 7}, format="json")
     web, rest = MatchRun.objects.order_by("pk")
     assert web.settings == rest.settings
+    with django_capture_on_commit_callbacks(execute=True):
+        tester.post("/research/matches/new/", {k: v for k, v in BODY.items() if k != "aivat"})
+    assert MatchRun.objects.order_by("pk").last().settings["aivat"] is False  # unticked
 
 
 @pytest.mark.parametrize(("change", "field", "words"), [
