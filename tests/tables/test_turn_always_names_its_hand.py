@@ -321,6 +321,8 @@ def test_a_command_that_waited_for_the_table_lock_sees_the_running_hand(
     users = {0: alice, 1: bob, 2: carol, 3: dave}
     for seat, user in users.items():
         sit(table, user, seat, buy_in=100)
+        services.execute(table_id=table.pk, user=user,  # asked to show or muck
+                         command={"type": "skip_formalities", "on": False})
     if holder_deals_a_new_hand:  # fold round to the big blind, whose muck ends the hand
         while not turn(table.pk)[3]["can_show"]:
             seat, hand, version, _ = turn(table.pk)
