@@ -41,6 +41,7 @@ from engine.game import RoundEnded, Viewer, decision_view
 from engine.registry import Game, get_game
 
 from .models import Hand, Seat
+from .selectors import visible_events
 
 log = logging.getLogger(__name__)
 Json = dict[str, Any]
@@ -127,22 +128,7 @@ def _visible(hand: Hand, seat: int, start: int) -> list[Json]:
     """The round's stored events from index ``start`` as ``seat`` may see them (the
     game's projection: a private event becomes its stored public form, or nothing),
     the runtime's notes left out."""
-    viewer = Viewer.of(seat)
-    hidden = {index: (audience, public) for index, audience, public in hand.hidden}
-    notes = [call[1] for call in hand.calls if call and call[0] == "note"]
-    out = []
-    for index in range(start, len(hand.events)):
-        event = hand.events[index]
-        if notes and event in notes:
-            continue
-        if index in hidden:
-            audience, public = hidden[index]
-            if not viewer.can_see(audience):
-                if public is not None:
-                    out.append(public)
-                continue
-        out.append(event)
-    return out
+    return visible_events(hand, Viewer.of(seat), start, notes=False)
 
 
 def final_state(game: Game, hand: Hand) -> Any:

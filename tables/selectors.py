@@ -165,12 +165,18 @@ def history_viewer(hand: Hand, user: Any, players: list[Any]) -> Viewer:
                        if p.player is not None and p.player.owner_id == user.pk))
 
 
-def visible_events(hand: Hand, viewer: Viewer) -> list[Json]:
-    """The round's event log as ``viewer`` may see it: a private event becomes the
-    public form stored with it (or disappears) unless the viewer may see its audience."""
+def visible_events(hand: Hand, viewer: Viewer, start: int = 0,
+                   notes: bool = True) -> list[Json]:
+    """The round's event log (from index ``start``) as ``viewer`` may see it: a private
+    event becomes the public form stored with it (or disappears) unless the viewer may
+    see its audience. ``notes=False`` leaves out the runtime's own (not the game's)."""
     hidden = {index: (audience, public) for index, audience, public in hand.hidden}
+    skipped = [] if notes else [call[1] for call in hand.calls if call and call[0] == "note"]
     out = []
-    for index, event in enumerate(hand.events):
+    for index in range(start, len(hand.events)):
+        event = hand.events[index]
+        if skipped and event in skipped:
+            continue
         if index in hidden:
             audience, public = hidden[index]
             if not viewer.can_see(audience):
