@@ -25,6 +25,12 @@ def cumulative_series(player: Player, points: int = SERIES_POINTS) -> Json:
     about ``points`` points: ``{"step": k, "hands": [...], "net": [...]}``."""
     nets = list(HandPlayer.objects.filter(player=player, hand__ended_at__isnull=False)
                 .order_by("hand_id").values_list("net", flat=True))
+    return thinned_cumulative(nets, points)
+
+
+def thinned_cumulative(nets: list[int], points: int = SERIES_POINTS) -> Json:
+    """The running total of ``nets`` after every ``step``-th hand (and the last), about
+    ``points`` points: ``{"step": k, "hands": [...], "net": [...]}``."""
     step = max(1, len(nets) // points) if points else 1
     hands, series, total = [], [], 0
     for index, net in enumerate(nets, start=1):

@@ -50,6 +50,7 @@ from tables.models import Hand, HandPlayer, Seat, Table
 from tables.selectors import export_round, history_viewer
 
 from .models import MatchRun, Session
+from .selectors import thinned_cumulative
 
 Json = dict[str, Any]
 
@@ -423,16 +424,9 @@ def player_stats_filtered(player: Player, *, start: datetime | None = None,
                 for position in stats.positions.values():
                     position.net_bb = stats.net_bb
                 counters.merge(stats)
-    step = max(1, len(nets) // SERIES_POINTS)
-    points, series, running = [], [], 0
-    for index, net in enumerate(nets, start=1):
-        running += net
-        if index % step == 0 or index == len(nets):
-            points.append(index)
-            series.append(running)
     summary = counters.summary()
     summary["hands"], summary["net"] = len(nets), sum(nets)
-    return {"stats": summary, "cumulative": {"step": step, "hands": points, "net": series}}
+    return {"stats": summary, "cumulative": thinned_cumulative(nets, SERIES_POINTS)}
 
 
 # ---------------------------------------------------------------- exports
