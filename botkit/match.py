@@ -207,6 +207,7 @@ def play_match(
     aivat_model: ValueModel | None = None,
     aivat_learn: bool = False,
     stats: bool = False,
+    progress: Callable[[int, int], Any] | None = None,
 ) -> MatchResult:
     """Play ``hands`` hands between ``bots`` (name -> bot, one per seat).
 
@@ -238,6 +239,9 @@ def play_match(
     ``stats`` (poker) also counts every bot's tracker statistics over all the hands
     (:class:`botkit.stats.StatsAccumulator` fed the omniscient events, as the
     server's statistics are): ``result.stats`` is name -> ``summary()``.
+
+    ``progress(done, total)`` is called after every hand (round, or game of a game
+    that ends) with the number played so far and the number to play.
     """
     names = list(bots)
     setup = _setup(game, names, settings, game_settings, seat_options)
@@ -272,6 +276,7 @@ def play_match(
     records: list[dict[str, Any]] = []
     exports: list[str] = []
     length = series_length or deals
+    done, total = 0, deals * rotations
     for first in range(0, deals, length):
         block = range(first, min(deals, first + length))
         for rotation in range(rotations):
@@ -332,6 +337,9 @@ def play_match(
                     records.append(entry)
                 if phh_out is not None:
                     exports.append(_export(g, state, len(exports) + 1, seed, opened))
+                done += 1
+                if progress is not None:
+                    progress(done, total)
         chance.forget()
     seconds = time.perf_counter() - started
     factor, divisor = setup.factor, setup.divisor

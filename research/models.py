@@ -55,6 +55,7 @@ class MatchRun(models.Model):
     status = models.CharField(max_length=8, choices=MatchStatus.choices,
                               default=MatchStatus.QUEUED, db_index=True)
     results = models.JSONField(null=True, blank=True)  # botkit MatchResult.to_json()
+    hands_done = models.PositiveIntegerField(default=0)  # while it runs (about every second)
     phh = models.TextField(blank=True)  # the hands as a .phhs file (small matches only)
     error = models.TextField(blank=True)
     error_code = models.CharField(max_length=40, blank=True)  # e.g. remote_bots_not_connected

@@ -12,6 +12,8 @@ import logging
 import random
 import tempfile
 import threading
+import time
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -272,7 +274,8 @@ def run_match(match_id: int) -> MatchRun:
             result = play_match(house, None, hands=s["hands"], seed=s["seed"],
                                 duplicate=s["duplicate"], record=False, game=game,
                                 game_settings=s["settings"],
-                                seat_options=rules.default_seat_options(table))
+                                seat_options=rules.default_seat_options(table),
+                                progress=_progress(match))
             match.results, match.phh, match.status = result.to_json(), "", MatchStatus.DONE
             return _finish(match, None, None)
         config = MatchSettings(structure=s["structure"], small_blind=s["small_blind"],
@@ -310,7 +313,8 @@ def run_match(match_id: int) -> MatchRun:
             result = play_match(bots, config, hands=s["hands"], seed=s["seed"],
                                 duplicate=s["duplicate"], phh_out=directory if keep_phh else None,
                                 record=False, aivat=bool(s.get("aivat", False)),
-                                stats=not keep_phh)  # else counted from the stored hands
+                                stats=not keep_phh,  # else counted from the stored hands
+                                progress=_progress(match))
             phh = (Path(directory) / "match.phhs").read_text() if keep_phh else ""
         results = result.to_json()
         for name, row in results["bots"].items():
@@ -327,6 +331,21 @@ def run_match(match_id: int) -> MatchRun:
         match.status, match.error = MatchStatus.FAILED, f"{type(error).__name__}: {error}"
         match.error_code = "match_error"
     return _finish(match, hub, link)
+
+
+def _progress(match: MatchRun, every: float = 1.0) -> Callable[[int, int], None]:
+    """Stores how many hands a running match has played, at most every ``every`` s
+    (and the last), for its progress page."""
+    last = [0.0]
+
+    def report(done: int, total: int) -> None:
+        now = time.monotonic()
+        if done == total or now - last[0] >= every:
+            last[0] = now
+            MatchRun.objects.filter(pk=match.pk).update(hands_done=done)
+            match.hands_done = done
+
+    return report
 
 
 def _finish(match: MatchRun, hub: remote.Hub | None, link: remote.Link | None) -> MatchRun:

@@ -177,8 +177,8 @@ def match_new(request: HttpRequest) -> HttpResponse:
 
 
 def progress_json(match: MatchRun) -> dict[str, Any]:
-    """Where a match is: its status and hands (``hands_done`` is known once it ends:
-    the engine plays a match in one call)."""
+    """Where a match is: its status and the hands played (stored about every second
+    while it runs, ``MatchRun.hands_done``)."""
     s = match.settings
     rotations = len(s.get("bots", [])) if s.get("duplicate") else 1
     total = max(1, int(s.get("hands", 0)) // max(1, rotations)) * max(1, rotations)
@@ -188,10 +188,10 @@ def progress_json(match: MatchRun) -> dict[str, Any]:
         "id": match.pk, "status": match.status, "status_display": match.get_status_display(),
         "hands_total": results.get("hands", total),
         "hands_done": results.get("hands") if match.status == MatchStatus.DONE else
-        (0 if match.status in (MatchStatus.QUEUED, MatchStatus.WAITING) else None),
+        match.hands_done,
         "finished": finished, "error": match.error, "error_code": match.error_code,
         "seconds": results.get("seconds"),
-        # How long it has been running (or ran): the engine reports no count on the way.
+        # How long it has been running (or ran).
         "elapsed": round(((match.finished_at or timezone.now()) - match.started_at)
                          .total_seconds(), 1) if match.started_at else None,
         "results_url": reverse("research:match_detail", args=[match.pk]),
