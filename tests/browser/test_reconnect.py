@@ -37,7 +37,8 @@ INERT = """() => ['board-main', 'my-seats', 'board-foot']
 
 def _focusable(page: Any, selector: str) -> bool:
     return bool(page.evaluate(
-        "s => { const n = document.querySelector(s); n.focus(); return document.activeElement === n; }",
+        "s => { const n = document.querySelector(s); n.focus();"
+        " return document.activeElement === n; }",
         selector))
 
 
@@ -68,7 +69,8 @@ def test_reconnect_overlay_covers_the_table_until_the_resync(
     assert not _focusable(page, free)
     box = page.locator(free).bounding_box()
     assert box is not None
-    hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('#conn-overlay') !== null",
+    hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y)"
+                        ".closest('#conn-overlay') !== null",
                         [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
     assert hit, "a click on the felt does not land on the overlay"
     shot(page, f"reconnect-overlay-{'phone' if size[0] < 600 else 'desktop'}")
