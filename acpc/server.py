@@ -298,7 +298,14 @@ class TableSession:
             return
         self.finished_hands.add(hand_pk)
         hand = self._acpc_hand(record, int(number or 0), finished=True)
-        shown = set(record.get("shown") or [])
+        # The dealer's printPlayerHoleCards: others' cards only after a showdown (two or
+        # more players left), here those who showed (a loser at our tables may muck).
+        fields = record["fields"]
+        folded = {int(a.split()[0][1:]) - 1 for a in fields["actions"]
+                  if a.split()[1:2] == ["f"]}
+        shown = set(record.get("shown") or []) - folded
+        if len(seats) - len(folded) < 2:
+            shown = set()
         position = seats.index(self.seat)
         self._send(acpc.match_state(hand, position, limit=self.limit, visible=shown))
         self.hands_played += 1

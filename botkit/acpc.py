@@ -182,6 +182,8 @@ class AcpcHand:
     folded: list[bool] = field(default_factory=list)
     shown: set[int] = field(default_factory=set)
     finished: bool = False
+    spent: list[int] = field(default_factory=list)  # each position's chips in the hand
+    street: list[int] = field(default_factory=list)  # ... on the current street
 
     def betting(self, limit: bool) -> str:
         return "/".join("".join(kind + (str(total) if kind == "r" and not limit else "")
@@ -243,6 +245,8 @@ def from_phh(actions: Sequence[str], *, blinds: Sequence[int], stacks: Sequence[
             if len(words) > 2:
                 hand.holes[p] = words[2].replace("?", "")
     hand.finished = finished
+    hand.street = street
+    hand.spent = [b + s for b, s in zip(behind_street, street, strict=True)]
     return hand
 
 
@@ -548,3 +552,132 @@ def state_to_phh(state: StateLine, game: GameDef,
             actions.append(f"d db {state.boards[number]}")
     fields["actions"] = actions
     return fields
+
+
+# ------------------------------------------------------------------ files (PHH <-> STATE)
+
+
+def _name(text: Any, default: str) -> str:
+    name = str(text) if text not in (None, "") else default
+    return re.sub(r"[:|\s]", "_", name)
+
+
+def phh_to_state_lines(text: str) -> list[str]:
+    """``STATE`` lines (each after a ``# STACKS:`` comment with the hand's starting
+    stacks, which a STATE line does not carry) for every hold'em hand of a PHH/PHHS
+    text: a table's hand history, a batch match's ``match.phhs``.
+
+    Values are the hands' nets (finishing minus starting stacks); names the PHH
+    ``players`` (``:``, ``|`` and spaces become ``_``), else ``p1``, ``p2``...
+    """
+    from engine.phh import loads_all  # the engine's PHH reader
+
+    lines: list[str] = []
+    for index, (_, history) in enumerate(loads_all(text)):
+        if isinstance(history, Exception):
+            raise AcpcError("bad_phh", f"Hand {index + 1}: {history}")
+        if history.variant not in ("NT", "FT", "PT") or any(history.antes):
+            raise AcpcError("not_holdem", f"Hand {index + 1}: ACPC holds Texas hold'em "
+                                          f"without antes, not {history.variant}.")
+        fields = history.fields
+        starting = [int(s) for s in fields["starting_stacks"]]
+        finishing = fields.get("finishing_stacks")
+        if finishing is None:
+            raise AcpcError("bad_phh", f"Hand {index + 1} has no finishing_stacks.")
+        limit = history.variant == "FT"
+        hand = from_phh(list(fields["actions"]), blinds=list(fields["blinds_or_straddles"]),
+                        stacks=starting, limit=limit,
+                        hand_id=int(fields.get("hand", index)), finished=True)
+        players = list(fields.get("players") or [])
+        names = [_name(players[p] if p < len(players) else None, f"p{p + 1}")
+                 for p in range(len(starting))]
+        nets = [int(f) - s for f, s in zip(finishing, starting, strict=True)]
+        lines.append("# STACKS:" + "|".join(map(str, starting)))
+        lines.append(state_line(hand, nets, names, limit=limit))
+    return lines
+
+
+@dataclass
+class Imported:
+    """What :func:`import_state_lines` found: per name the total and the hands."""
+
+    totals: dict[str, float] = field(default_factory=dict)
+    hands: int = 0
+    mismatches: list[str] = field(default_factory=list)
+
+
+def import_state_lines(text: str, game: GameDef) -> Imported:
+    """Replay every ``STATE`` line of a dealer log through the engine (``#``/``;``
+    lines are comments; ``# STACKS:a|b`` gives the next hand's starting stacks, else the
+    game's ``stack``); totals per name from the engine's results, and the lines whose
+    logged values disagree with them."""
+    from engine.phh import replay
+    from engine.phh.notation import from_mapping
+
+    result = Imported()
+    stacks: list[int] | None = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("# STACKS:"):
+            stacks = [int(v) for v in line[len("# STACKS:"):].split("|")]
+            continue
+        if not line or line[0] in "#;":
+            continue
+        state = parse_state_line(line, limit=game.limit)
+        fields = state_to_phh(state, game, stacks)
+        stacks = None
+        try:
+            replayed = replay(from_mapping(fields))
+        except ValueError as error:
+            raise AcpcError("bad_state", f"Line {number}: {error}") from None
+        nets = [f - s for f, s in zip(replayed.finishing_stacks, fields["starting_stacks"],
+                                      strict=True)]
+        if [float(n) for n in nets] != list(state.values):
+            result.mismatches.append(f"line {number}: logged {list(state.values)}, "
+                                     f"replayed {nets}")
+        for name, net in zip(state.names, nets, strict=True):
+            result.totals[name] = result.totals.get(name, 0.0) + net
+        result.hands += 1
+    return result
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m botkit.acpc export FILE.phhs`` (STATE lines on stdout);
+    ``python -m botkit.acpc import --game GAME LOG`` (replay a log: totals per player,
+    exit status 1 when a logged value disagrees with the engine's)."""
+    import argparse
+    import sys
+    from pathlib import Path
+
+    parser = argparse.ArgumentParser(prog="python -m botkit.acpc")
+    commands = parser.add_subparsers(dest="command", required=True)
+    export = commands.add_parser("export", help="PHH/PHHS hands -> ACPC STATE lines")
+    export.add_argument("files", nargs="+", type=Path)
+    imp = commands.add_parser("import", help="replay an ACPC log through the engine")
+    imp.add_argument("--game", type=Path, required=True, help="an ACPC .game file")
+    imp.add_argument("files", nargs="+", type=Path)
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "export":
+            for path in args.files:
+                for line in phh_to_state_lines(path.read_text()):
+                    sys.stdout.write(line + "\n")
+            return 0
+        game = GameDef.parse(args.game.read_text())
+        failed = False
+        for path in args.files:
+            found = import_state_lines(path.read_text(), game)
+            sys.stdout.write(f"{path}: {found.hands} hands\n")
+            for name, total in sorted(found.totals.items()):
+                sys.stdout.write(f"  {name}: {_value(total)}\n")
+            for problem in found.mismatches:
+                sys.stdout.write(f"  MISMATCH {problem}\n")
+            failed = failed or bool(found.mismatches)
+        return 1 if failed else 0
+    except AcpcError as error:
+        sys.stderr.write(f"error: {error}\n")
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

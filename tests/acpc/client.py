@@ -127,13 +127,14 @@ def read_state(game: Game, line: str) -> tuple[int, int, State]:
 @dataclass
 class Played:
     hands: set[int] = field(default_factory=set)  # hand ids seen finished
+    seen: set[int] = field(default_factory=set)  # hand ids seen at all
     states: int = 0
     answers: int = 0
     comments: list[str] = field(default_factory=list)
 
 
 def play(port: int, header: list[str], game: Game, seed: int = 1,
-         max_raise: int = 3000) -> Played:
+         max_raise: int = 3000, fold: float = 0.4, shove: float = 0.0) -> Played:
     """Connect, send ``header`` lines then ``VERSION:2.0.0``, play until the server closes."""
     rng = random.Random(seed)
     played = Played()
@@ -149,6 +150,7 @@ def play(port: int, header: list[str], game: Game, seed: int = 1,
                 continue
             played.states += 1
             viewer, hand, state = read_state(game, line)
+            played.seen.add(hand)
             if state.finished:
                 played.hands.add(hand)
                 continue
@@ -159,13 +161,17 @@ def play(port: int, header: list[str], game: Game, seed: int = 1,
             if bounds is not None:
                 options.append("r")
             pick = rng.random()
-            kind = "f" if pick < 0.06 and "f" in options else \
-                "r" if pick < 0.5 and "r" in options else "c"
+            if "f" in options:  # facing a bet: fold, raise 20 %, else call
+                kind = "f" if pick < fold else "r" if pick > 0.8 and "r" in options else "c"
+            else:  # check or raise half the time each
+                kind = "r" if pick < 0.5 and "r" in options else "c"
             action = kind
             if kind == "r" and not game.limit:
                 assert bounds is not None
                 low, high = bounds
-                action = f"r{rng.randint(low, max(low, min(high, low + max_raise)))}"
+                size = high if rng.random() < shove else \
+                    rng.randint(low, max(low, min(high, low + max_raise)))
+                action = f"r{size}"
             sock.sendall(f"{line}:{action}\r\n".encode())
             played.answers += 1
     return played

@@ -1,9 +1,10 @@
 """Subprocess helpers of the ACPC tests (own SQLite file, no Redis).
 
-``python -m tests.acpc.server setup`` -> {"token", "table", "limit_table", "bad"} as JSON: a
-bot token and heads-up NL 50/100 and FL 50/100 tables with a house ``calling_station`` bot;
+``python -m tests.acpc.server setup`` -> {"token", "table", "limit_table"} as JSON: a bot
+token and heads-up NL 50/100 and FL 50/100 tables with a house ``calling_station`` bot
+(a busted house bot buys in again);
 ``python -m tests.acpc.server serve PORT`` -> the ACPC listener with the table worker
-ticking every 2 ms.
+ticking every 5 ms; ``chips``, ``hands TABLE``: what the tests check.
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ def setup() -> None:
         table = services.create_table(
             creator=pekka, name=f"ACPC {structure}", turn_seconds=30,
             settings={"structure": structure, "small_blind": 50, "big_blind": 100,
-                      "seats": 2, "max_buy_in": 10_000_000})
+                      "seats": 2, "max_buy_in": 20_000})
         services.execute(table_id=table.pk, user=owner, command={
-            "type": "sit", "seat": 0, "buy_in": 10_000_000, "player": house.pk})
+            "type": "sit", "seat": 0, "buy_in": 20_000, "player": house.pk})
         tables[structure] = table.pk
     print(json.dumps({"token": token, "table": tables["NL"], "limit_table": tables["FL"]}))
 
@@ -54,6 +55,10 @@ def hands(table: str) -> None:
 
 def serve(port: str) -> None:
     os.environ.update(TABLES_WORKER_TICK_SECONDS="0.005", HOUSE_BOT_DELAY="0")
+    import faulthandler
+    import signal
+
+    faulthandler.register(signal.SIGUSR1)  # a stuck test: kill -USR1 dumps every thread
     import django
 
     django.setup()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,15 +13,18 @@ from botkit.acpc import (
     AcpcError,
     GameDef,
     from_phh,
+    import_state_lines,
     match_state,
     parse_action,
     parse_match_state,
     parse_response,
     parse_state_line,
+    phh_to_state_lines,
     same_state,
     state_line,
     state_to_phh,
 )
+from botkit.acpc import main as acpc_main
 from engine.phh import replay
 from engine.phh.notation import from_mapping
 from engine.phh.simulate import deck_for, phh_fields, play_random
@@ -120,3 +124,27 @@ def test_parse_errors_and_echo() -> None:
     with pytest.raises(AcpcError):
         parse_action("r", False)
     assert parse_action("b300", False) == ("r", 300) and parse_action("k", False) == ("c", None)
+
+
+@pytest.mark.parametrize("structure", ["NL", "FL"])
+def test_match_export_reimports_to_the_same_results(tmp_path: Path, structure: str) -> None:
+    """A duplicate batch match (botkit's runner) -> its match.phhs -> ACPC STATE lines ->
+    replayed through the engine again: every hand's values and each bot's total agree."""
+    from botkit.house import make_bot
+    from botkit.match import MatchSettings, play_match
+
+    settings = MatchSettings(structure=structure, small_blind=50, big_blind=100, stack=20000)
+    result = play_match({"rnd": make_bot("random"), "cs": make_bot("calling_station")},
+                        settings, hands=100, seed=3, duplicate=True, phh_out=tmp_path)
+    lines = phh_to_state_lines((tmp_path / "match.phhs").read_text())
+    count = sum(1 for line in lines if line.startswith("STATE:"))
+    assert count == result.bots["rnd"].hands == 100  # 50 deals, each in both seatings
+    game = GameDef.holdem(structure, 50, 100, 2, 20000)
+    found = import_state_lines("\n".join(lines), game)
+    assert found.hands == count and not found.mismatches
+    assert found.totals == {bot.name: float(bot.net) for bot in result.bots.values()}
+    log = tmp_path / "match.log"
+    log.write_text("\n".join(lines) + "\n")
+    game_file = tmp_path / "holdem.game"
+    game_file.write_text(game.text())
+    assert acpc_main(["import", "--game", str(game_file), str(log)]) == 0
