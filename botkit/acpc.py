@@ -29,6 +29,7 @@ server (docs/acpc.md).
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -573,7 +574,11 @@ def phh_to_state_lines(text: str) -> list[str]:
     from engine.phh import loads_all  # the engine's PHH reader
 
     lines: list[str] = []
-    for index, (_, history) in enumerate(loads_all(text)):
+    try:
+        histories = loads_all(text)
+    except ValueError as error:
+        raise AcpcError("bad_phh", str(error)) from None
+    for index, (_, history) in enumerate(histories):
         if isinstance(history, Exception):
             raise AcpcError("bad_phh", f"Hand {index + 1}: {history}")
         if history.variant not in ("NT", "FT", "PT") or any(history.antes):
@@ -641,10 +646,48 @@ def import_state_lines(text: str, game: GameDef) -> Imported:
     return result
 
 
+def relay(listen: tuple[str, int], server: tuple[str, int], header: Sequence[str],
+          once: bool = False) -> None:
+    """For an unmodified ACPC client: accept its connections on ``listen`` and connect
+    each to the server, sending the ``header`` lines (``TOKEN:``, ``TABLE:``...) first,
+    then copying bytes both ways (the client's own ``VERSION`` line included)."""
+    import socket
+    import threading
+
+    def pipe(source: socket.socket, target: socket.socket) -> None:
+        try:
+            while chunk := source.recv(65536):
+                target.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            for sock in (source, target):
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+
+    with socket.create_server(listen) as listener:
+        while True:
+            client, _ = listener.accept()
+            upstream = socket.create_connection(server)
+            upstream.sendall("".join(line + "\n" for line in header).encode())
+            threads = [threading.Thread(target=pipe, args=(client, upstream), daemon=True),
+                       threading.Thread(target=pipe, args=(upstream, client), daemon=True)]
+            for thread in threads:
+                thread.start()
+            if once:
+                for thread in threads:
+                    thread.join()
+                client.close()
+                upstream.close()
+                return
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m botkit.acpc export FILE.phhs`` (STATE lines on stdout);
     ``python -m botkit.acpc import --game GAME LOG`` (replay a log: totals per player,
-    exit status 1 when a logged value disagrees with the engine's)."""
+    exit status 1 when a logged value disagrees with the engine's);
+    ``python -m botkit.acpc relay --server HOST:PORT --table ID --port LOCAL`` (token in
+    ``$ACPC_TOKEN``): an unmodified ACPC client connects to ``127.0.0.1:LOCAL``."""
     import argparse
     import sys
     from pathlib import Path
@@ -656,7 +699,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     imp = commands.add_parser("import", help="replay an ACPC log through the engine")
     imp.add_argument("--game", type=Path, required=True, help="an ACPC .game file")
     imp.add_argument("files", nargs="+", type=Path)
+    rel = commands.add_parser("relay", help="let an unmodified ACPC client connect")
+    rel.add_argument("--server", default="127.0.0.1:18791", help="HOST:PORT (18791)")
+    rel.add_argument("--port", type=int, required=True, help="the local port to listen on")
+    rel.add_argument("--table", type=int)
+    rel.add_argument("--match", type=int)
+    rel.add_argument("--header", action="append", default=[],
+                     help="another header line, e.g. BUYIN:20000 (repeatable)")
+    rel.add_argument("--once", action="store_true", help="relay one connection, then stop")
     args = parser.parse_args(argv)
+    if args.command == "relay":
+        import os
+
+        token = os.environ.get("ACPC_TOKEN", "")
+        if not token or (args.table is None) == (args.match is None):
+            parser.error("relay needs $ACPC_TOKEN and --table ID or --match ID")
+        host, _, port = args.server.rpartition(":")
+        target = f"TABLE:{args.table}" if args.table is not None else f"MATCH:{args.match}"
+        relay(("127.0.0.1", args.port), (host or "127.0.0.1", int(port)),
+              [f"TOKEN:{token}", target, *args.header], once=args.once)
+        return 0
     try:
         if args.command == "export":
             for path in args.files:
