@@ -122,7 +122,10 @@ def test_spec_client_plays_1000_hands(acpc_server: AcpcServer) -> None:
           f"{played.answers} answers, {played.states} states")
     assert len(played.seen) >= 1000
     assert played.comments[-1] == "# DONE 1000 hands"
-    assert not [c for c in played.comments if "ERROR" in c]
+    # The client's huge stack (docs/acpc.md, "Stacks") may see a raise where the opponent
+    # is really all-in: refused, and the client answers again.
+    assert not [c for c in played.comments if "ERROR" in c
+                and c != "# ERROR invalid_action: no raise is possible now"]
     assert acpc_server.hands(table)["hands"] - before >= 1000
     assert acpc_server.chips() == chips  # buy-in, top-ups and leaving book every chip
 
