@@ -666,6 +666,7 @@ def relay(listen: tuple[str, int], server: tuple[str, int], header: Sequence[str
                     sock.shutdown(socket.SHUT_RDWR)
 
     with socket.create_server(listen) as listener:
+        print(f"ACPC relay on {listen[0]}:{listen[1]} -> {server[0]}:{server[1]}", flush=True)
         while True:
             client, _ = listener.accept()
             upstream = socket.create_connection(server)
