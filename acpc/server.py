@@ -162,6 +162,7 @@ class TableSession:
         self.resends = 0
         self.target = 0
         self.turn_key: tuple[int, int] | None = None
+        self.turn: tuple[acpc.AcpcHand, int, Any] | None = None
         self.version_sql = f"SELECT version FROM {Table._meta.db_table} WHERE id = %s"
 
     def run(self) -> None:
@@ -175,15 +176,19 @@ class TableSession:
         try:
             services.connect(table_id=self.table_id, channel_name=self.channel,
                              user=self.user, bot=self.bot)
-            self._sit(table)
         except TableError as error:
             raise Refused(error.code, str(error)) from None
         try:
+            try:
+                self._sit(table)
+            except TableError as error:
+                raise Refused(error.code, str(error)) from None
             self._loop()
         finally:
-            with contextlib.suppress(TableError):
-                services.execute(table_id=self.table_id, user=self.user, bot=self.bot,
-                                 command={"type": "leave", "seat": self.seat})
+            if self.seat >= 0:
+                with contextlib.suppress(TableError):
+                    services.execute(table_id=self.table_id, user=self.user, bot=self.bot,
+                                     command={"type": "leave", "seat": self.seat})
             with contextlib.suppress(Exception):
                 services.disconnect(channel_name=self.channel)
 
@@ -332,7 +337,7 @@ class TableSession:
 
     def _answer(self) -> None:
         """Read the bot's response to its turn and apply it (or refuse it)."""
-        assert self.turn_key is not None
+        assert self.turn_key is not None and self.turn is not None
         hand_pk, decision = self.turn_key
         hand, position, state = self.turn
         line = self.io.read_line(self.poll)
@@ -389,9 +394,8 @@ class Handler(socketserver.BaseRequestHandler):
             if header.table is not None:
                 TableSession(io, bot, header, self.server.poll).run()
             elif header.match is not None:
-                from .matches import MatchSession
-
-                MatchSession(io, bot, header, self.server.poll).run()
+                raise Refused("not_supported", "MATCH: batch matches are not served over "
+                                               "ACPC yet (docs/acpc.md).")
             else:
                 raise Refused("bad_header", "Say TABLE:<id> or MATCH:<id> before VERSION.")
         except Refused as error:

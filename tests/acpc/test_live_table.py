@@ -79,6 +79,10 @@ def test_bad_token_is_refused(acpc_server: AcpcServer) -> None:
     assert lines[0].startswith("# ERROR bad_header: Say TABLE:<id> or MATCH:<id>")
     lines = _lines(acpc_server.port, [f"TOKEN:{acpc_server.setup['token']}", "TABLE:999"])
     assert lines[0].startswith("# ERROR table_not_found")
+    lines = _lines(acpc_server.port, [f"TOKEN:{acpc_server.setup['token']}", "MATCH:1"])
+    assert lines[0].startswith("# ERROR not_supported")
+    lines = _lines(acpc_server.port, [f"TOKEN:{acpc_server.setup['token']}", "COLOR:blue"])
+    assert lines[0].startswith("# ERROR bad_header")
 
 
 def test_malformed_and_illegal_lines_change_nothing(acpc_server: AcpcServer) -> None:
