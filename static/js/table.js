@@ -550,6 +550,66 @@ async function loadBoard() {
   throw new Error("No board could be loaded.");
 }
 
+// ---------------------------------------------------------------- log and chat tabs
+// On narrow screens (the media query of site.css's "log and chat tabs" block) the
+// log and the chat panels are two tabs below the playing area: a tablist with roving
+// focus (arrows, Home, End), the unselected panel hidden. At desktop width the tab bar
+// is hidden and both panels show, without tab roles.
+function setUpSideTabs() {
+  const list = document.getElementById("side-tabs");
+  if (!list) return;
+  const tabs = [...list.querySelectorAll("[role=tab]")];
+  const panelOf = (tab) => document.getElementById(tab.getAttribute("aria-controls"));
+  const narrow = window.matchMedia("(max-width: 700px)");
+  let selected = tabs[0];
+  function select(tab, focus = false) {
+    selected = tab;
+    for (const t of tabs) {
+      const on = t === tab;
+      t.setAttribute("aria-selected", String(on));
+      t.tabIndex = on ? 0 : -1;
+      if (on) delete t.dataset.unread;
+      if (narrow.matches) panelOf(t).hidden = !on;
+    }
+    if (focus) tab.focus();
+  }
+  function layout() {
+    list.hidden = !narrow.matches;
+    for (const t of tabs) {
+      const panel = panelOf(t);
+      if (narrow.matches) {
+        panel.setAttribute("role", "tabpanel");
+        panel.setAttribute("aria-labelledby", t.id);
+      } else {
+        panel.removeAttribute("role");
+        panel.removeAttribute("aria-labelledby");
+        panel.hidden = false;
+      }
+    }
+    select(selected);
+  }
+  list.addEventListener("click", (e) => {
+    const tab = e.target.closest("[role=tab]");
+    if (tab) select(tab);
+  });
+  list.addEventListener("keydown", (e) => {
+    const i = tabs.indexOf(document.activeElement);
+    if (i < 0) return;
+    const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    select(tabs[(to + tabs.length) % tabs.length], true);
+  });
+  // A chat line arriving while the chat tab is hidden marks the tab.
+  const chatTab = document.getElementById("tab-chat");
+  if (chatTab && chatEl) new MutationObserver(() => {
+    if (narrow.matches && selected !== chatTab) chatTab.dataset.unread = "1";
+  }).observe(chatEl, { childList: true });
+  narrow.addEventListener("change", layout);
+  layout();
+}
+setUpSideTabs();
+
 setConn("connecting", "Connecting…");
 loadBoard().then((made) => {
   board = made;

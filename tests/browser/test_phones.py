@@ -166,3 +166,66 @@ def test_a_whole_holdem_hand_played_by_taps_on_a_phone(server: Any, open_page: A
         assert time.monotonic() < deadline, "chips were created or lost"
         time.sleep(0.5)
     assert page.js_errors == []
+
+
+def test_hand_log_and_chat_are_tabs_on_a_phone(server: Any, open_page: Any) -> None:
+    table_id = _table(server, "Phones tabs", "holdem",
+                      {"structure": "NL", "small_blind": 1, "big_blind": 2, "seats": 6},
+                      [(0, "Phone-Tabs-1", "calling_station"), (3, "Phone-Tabs-2", "calling_station")])
+    phone = open_page("alice", width=PHONE[0], height=PHONE[1], touch=True)
+    phone.goto(f"/tables/{table_id}/")
+    expect(phone.locator("#conn")).to_have_attribute("data-state", "connected", timeout=30000)
+    tabs = phone.get_by_role("tablist", name="Hand log and chat")
+    expect(tabs).to_be_visible()
+    log_tab = tabs.get_by_role("tab", name="Hand log")
+    chat_tab = tabs.get_by_role("tab", name="Chat")
+    log_panel = phone.get_by_role("tabpanel", name="Hand log")
+    expect(log_tab).to_have_attribute("aria-selected", "true")
+    expect(chat_tab).to_have_attribute("aria-selected", "false")
+    expect(phone.locator("#hand-log li").first).to_be_visible(timeout=60000)
+    expect(phone.locator("#chat-input")).to_be_hidden()
+    # Below the playing area, touch-sized.
+    felt = phone.locator(".table-area").bounding_box()
+    for tab in (log_tab, chat_tab):
+        box = tab.bounding_box()
+        assert box["y"] >= felt["y"] + felt["height"] - 1
+        assert box["height"] >= TOUCH
+    expect(log_panel).to_have_attribute("aria-labelledby", "tab-log")
+
+    chat_tab.tap()
+    expect(chat_tab).to_have_attribute("aria-selected", "true")
+    expect(log_tab).to_have_attribute("aria-selected", "false")
+    expect(phone.locator("#chat-input")).to_be_visible()
+    expect(phone.locator("#hand-log")).to_be_hidden()
+    expect(phone.get_by_role("tabpanel", name="Chat")).to_be_visible()
+    phone.locator("#chat-input").fill("hello from a phone")
+    phone.locator("#chat-input").press("Enter")
+    expect(phone.locator("#chat-list li", has_text="hello from a phone")).to_be_visible()
+    _fits(phone, "the table with the chat tab")
+    shot(phone, "phones-chat-tab-390x844")
+
+    log_tab.tap()
+    expect(log_tab).to_have_attribute("aria-selected", "true")
+    expect(phone.locator("#hand-log")).to_be_visible()
+    expect(phone.locator("#chat-input")).to_be_hidden()
+
+    # The keyboard: arrows move the selection and the focus, with a roving tabindex.
+    log_tab.focus()
+    phone.keyboard.press("ArrowRight")
+    expect(chat_tab).to_be_focused()
+    expect(chat_tab).to_have_attribute("aria-selected", "true")
+    expect(chat_tab).to_have_attribute("tabindex", "0")
+    expect(log_tab).to_have_attribute("tabindex", "-1")
+    phone.keyboard.press("ArrowRight")  # wraps around
+    expect(log_tab).to_be_focused()
+    expect(phone.locator("#hand-log")).to_be_visible()
+
+    # At desktop width there are no tabs: the log and the chat show side by side.
+    desk = open_page("alice", width=LAPTOP[0], height=LAPTOP[1])
+    desk.goto(f"/tables/{table_id}/")
+    expect(desk.locator("#conn")).to_have_attribute("data-state", "connected", timeout=30000)
+    expect(desk.locator("#side-tabs")).to_be_hidden()
+    expect(desk.get_by_role("tab")).to_have_count(0)
+    expect(desk.locator("#hand-log")).to_be_visible()
+    expect(desk.locator("#chat-input")).to_be_visible()
+    assert phone.js_errors == [] and desk.js_errors == []
