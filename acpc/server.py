@@ -103,6 +103,10 @@ class Header:
     seat: int | None = None
     buy_in: int | None = None
     hands: int | None = None
+    opponent: str = ""
+    structure: str = "NL"
+    duplicate: bool = False
+    seed: int = 1
 
 
 def read_header(io: LineSocket) -> Header:
@@ -127,8 +131,14 @@ def read_header(io: LineSocket) -> Header:
         if key == "TOKEN":
             header.token = value
             continue
+        if key in ("OPPONENT", "STRUCTURE"):
+            setattr(header, key.lower(), value[:40])
+            continue
+        if key == "DUPLICATE" and value in ("0", "1"):
+            header.duplicate = value == "1"
+            continue
         field = {"TABLE": "table", "MATCH": "match", "SEAT": "seat", "BUYIN": "buy_in",
-                 "HANDS": "hands"}.get(key)
+                 "HANDS": "hands", "SEED": "seed"}.get(key)
         if field is None or not value.isdigit() or len(value) > 15:
             raise Refused("bad_header", f"Unknown or malformed header line {line[:40]!r}.")
         setattr(header, field, int(value))
@@ -380,6 +390,64 @@ class TableSession:
             self.io.send(self.last_sent)  # the same state again: answer it anew
 
 
+# ---------------------------------------------------------------- batch matches
+
+
+def batch_match(io: LineSocket, bot: Player, header: Header) -> None:
+    """A batch match against a house bot, played here (docs/acpc.md, "Batch matches"):
+    stored as a research match (``/research/matches/<id>/``) like one run by
+    ``run_match``, with the ACPC bot as its remote participant."""
+    import tempfile
+    from pathlib import Path
+
+    from django.utils import timezone
+
+    from botkit.house import make_bot
+    from botkit.match import MatchSettings, play_match
+    from research.models import MatchRun, MatchStatus
+    from research.services import validate_match
+
+    if not getattr(bot.owner, "can_manage_bots", False):
+        raise Refused("not_allowed", "Only testers and superusers may run matches.")
+    try:
+        settings = validate_match({
+            "bots": [{"remote": bot.name}, header.opponent], "hands": header.hands or 1000,
+            "duplicate": header.duplicate, "structure": header.structure,
+            "small_blind": 50, "big_blind": 100, "stack_bb": 200, "seed": header.seed,
+            "aivat": False})
+    except ValueError as error:
+        raise Refused("bad_match", str(error)) from None
+    names = settings["bots"]
+    match = MatchRun.objects.create(created_by=bot.owner, settings=settings,
+                                    status=MatchStatus.RUNNING, started_at=timezone.now())
+    io.send(f"# MATCH {match.pk}: {names[0]} against {names[1]}, {settings['hands']} hands"
+            + (" (duplicate)" if header.duplicate else ""))
+    adapter = acpc.AcpcMatchBot(io.send, lambda: io.read_line(None),
+                                limit=settings["structure"] == "FL", stack=20000)
+    config = MatchSettings(structure=settings["structure"], small_blind=50, big_blind=100,
+                           stack=20000)
+    try:
+        with tempfile.TemporaryDirectory() as directory:
+            result = play_match({names[0]: adapter, names[1]: make_bot(header.opponent)},
+                                config, hands=settings["hands"], seed=settings["seed"],
+                                duplicate=settings["duplicate"], phh_out=directory,
+                                record=False)
+            match.phh = (Path(directory) / "match.phhs").read_text()
+        results = result.to_json()
+        for name, row in results["bots"].items():
+            row["kind"] = "remote" if name == names[0] else "house"
+        match.results, match.status = results, MatchStatus.DONE
+    except Exception as error:
+        match.status, match.error = MatchStatus.FAILED, f"{type(error).__name__}: {error}"
+        match.error_code = "match_error"
+        raise
+    finally:
+        match.finished_at = timezone.now()
+        match.save()
+    mine = result.bots[names[0]]
+    io.send(f"# DONE match {match.pk}: {mine.hands} hands, {mine.net} chips")
+
+
 # ---------------------------------------------------------------- the server
 
 
@@ -396,8 +464,11 @@ class Handler(socketserver.BaseRequestHandler):
             elif header.match is not None:
                 raise Refused("not_supported", "MATCH: batch matches are not served over "
                                                "ACPC yet (docs/acpc.md).")
+            elif header.opponent:
+                batch_match(io, bot, header)
             else:
-                raise Refused("bad_header", "Say TABLE:<id> or MATCH:<id> before VERSION.")
+                raise Refused("bad_header", "Say TABLE:<id>, OPPONENT:<house bot> or "
+                                            "MATCH:<id> before VERSION.")
         except Refused as error:
             with contextlib.suppress(Closed):
                 io.send(f"# ERROR {error.code}: {error}")

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -644,6 +644,125 @@ def import_state_lines(text: str, game: GameDef) -> Imported:
             result.totals[name] = result.totals.get(name, 0.0) + net
         result.hands += 1
     return result
+
+
+# ------------------------------------------------------------------ a bot in a batch match
+
+
+_BETTING_EVENTS = {"PlayerChecked": "cc", "PlayerCalled": "cc", "PlayerFolded": "f",
+                   "BetPlaced": "cbr", "RaisePlaced": "cbr"}
+
+
+class AcpcMatchBot:
+    """An ACPC client as a bot of :func:`botkit.match.play_match` (hold'em).
+
+    ``send`` writes one line to the client, ``receive`` reads one (``None``: gone).
+    The bot's events become the hand's PHH actions; the client gets its ``MATCHSTATE``
+    on each of its turns and when a hand ends (the states are cumulative: the actions
+    between them are all in the next one; a state between an action and the cards it
+    brings would be wrong); on its turn its answer is
+    read as on a live table: comments and states that are not the current one are
+    skipped, a bad or invalid action is refused with a ``# ERROR`` line and the state is
+    sent again; after three refusals in one turn the dealer's rule applies (call).
+    """
+
+    name = "acpc"
+
+    def __init__(self, send: Callable[[str], None], receive: Callable[[], str | None], *,
+                 limit: bool, stack: int) -> None:
+        self.send, self.receive, self.limit, self.stack = send, receive, limit, stack
+        self.lines: list[str] = []
+        self.positions: dict[int, int] = {}  # seat -> position, this hand
+        self.posted: dict[int, int] = {}
+        self.number = 0
+        self.shown: set[int] = set()
+        self.last = ""
+        self.refusals = 0
+        self.me: int | None = None  # the bot's seat (known from its cards or its turn)
+
+    def _hand(self, finished: bool = False) -> AcpcHand:
+        n = len(self.positions)
+        posted = [self.posted.get(p, 0) for p in range(n)]
+        blinds = posted[::-1] if n == 2 else posted  # PHH order
+        return from_phh(self.lines, blinds=blinds, stacks=[self.stack] * n, limit=self.limit,
+                        hand_id=self.number, finished=finished)
+
+    def _state(self, seat: int, finished: bool = False) -> str:
+        hand = self._hand(finished)
+        folded = {p for p, f in enumerate(hand.folded) if f}
+        shown = set() if len(hand.folded) - len(folded) < 2 else self.shown - folded
+        return match_state(hand, self.positions[seat], limit=self.limit, visible=shown)
+
+    def _send_state(self, line: str) -> None:
+        if line != self.last:
+            self.send(line)
+            self.last = line
+
+    def observe(self, event: Json) -> None:
+        kind = event.get("type")
+        player = event.get("player")
+        position = self.positions.get(player) if isinstance(player, int) else None
+        if kind == "HandStarted":
+            self.positions = {seat: p for p, seat in enumerate(event.get("seats") or [])}
+            self.number, self.lines, self.posted, self.shown = event.get("number", 0), [], {}, set()
+        elif kind == "BlindPosted" and position is not None and not event.get("dead"):
+            self.posted[position] = int(event.get("amount", 0))
+        elif kind == "HoleCardsDealt" and position is not None:
+            self.lines.append(f"d dh p{position + 1} {event.get('cards', '')}")
+            if "?" not in str(event.get("cards", "?")):
+                self.me = player
+        elif kind == "BoardDealt":
+            self.lines.append(f"d db {event.get('cards', '')}")
+        elif kind in _BETTING_EVENTS and position is not None:
+            verb = _BETTING_EVENTS[kind]
+            amount = f" {event.get('to')}" if verb == "cbr" else ""
+            self.lines.append(f"p{position + 1} {verb}{amount}")
+        elif kind == "CardsShown" and position is not None:
+            self.shown.add(position)
+            self.lines.append(f"p{position + 1} sm {event.get('cards', '')}")
+        elif kind == "HandEnded" and self.me is not None and self.me in self.positions:
+            self._send_state(self._state(self.me, finished=True))
+
+    def act(self, view: Json) -> Json:
+        seat = int(view["seat"])
+        moves = view.get("moves") or []
+        kinds = {m.get("kind") for m in moves}
+        if kinds & {"show", "muck"}:  # ACPC has no show or muck
+            return {"kind": "muck"} if "muck" in kinds else {"kind": "show"}
+        self.me = seat
+        hand = self._hand()
+        position = self.positions[seat]
+        state = self._state(seat)
+        self._send_state(state)
+        self.refusals = 0
+        while True:
+            line = self.receive()
+            if line is None:
+                return {"kind": "gone"}  # malformed on purpose: the runner's default
+            if not line.strip() or line[0] in "#;":
+                continue
+            try:
+                echo, action = parse_response(line, limit=self.limit)
+            except AcpcError as error:
+                if error.code != "bad_action":
+                    self.send(f"# ERROR {error.code}: {error} (ignored)")
+                    continue
+                move, note = None, str(error)
+            else:
+                if not same_state(echo, state, self.limit):
+                    self.send("# WARNING ignoring un-requested response (not the current state)")
+                    continue
+                move, note = to_move(action, moves, committed=hand.spent[position],
+                                     street_bet=hand.street[position])
+            if move is not None:
+                if note:
+                    self.send(f"# WARNING {note}")
+                return move
+            self.send(f"# ERROR invalid_action: {note}")
+            self.refusals += 1
+            if self.refusals >= 3:  # the dealer's rule: an invalid action is a call
+                return {"kind": "check"} if "check" in kinds else {"kind": "call"}
+            self.send(state)
 
 
 def relay(listen: tuple[str, int], server: tuple[str, int], header: Sequence[str],

@@ -53,6 +53,20 @@ def hands(table: str) -> None:
     print(json.dumps({"version": version, "hands": done}))
 
 
+def match(match_id: str) -> None:
+    """A stored match: status, results and its ACPC STATE lines, as JSON."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from research.models import MatchRun
+
+    run = MatchRun.objects.get(pk=int(match_id))
+    out = StringIO()
+    call_command("acpc_log", "--match", match_id, stdout=out)
+    print(json.dumps({"status": run.status, "results": run.results, "log": out.getvalue()}))
+
+
 def serve(port: str) -> None:
     os.environ.update(TABLES_WORKER_TICK_SECONDS="0.005", HOUSE_BOT_DELAY="0")
     import faulthandler
@@ -77,5 +91,7 @@ if __name__ == "__main__":
         django.setup()
         if sys.argv[1] == "hands":
             hands(sys.argv[2])
+        elif sys.argv[1] == "match":
+            match(sys.argv[2])
         else:
             {"setup": setup, "chips": chips}[sys.argv[1]]()

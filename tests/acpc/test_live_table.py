@@ -7,9 +7,11 @@ the protocol document only.
 
 from __future__ import annotations
 
+import json
 import socket
 import time
 
+from botkit.acpc import GameDef, import_state_lines
 from tests.acpc.client import Game, play, read_state
 from tests.acpc.conftest import AcpcServer
 
@@ -138,3 +140,24 @@ def test_malformed_and_illegal_lines_change_nothing(acpc_server: AcpcServer) -> 
         after = next_state()
         assert after != state and after.split(":")[3].startswith(state.split(":")[3] + "c")
     assert acpc_server.hands(table)["version"] > version
+
+
+def test_spec_client_plays_a_duplicate_batch_match(acpc_server: AcpcServer) -> None:
+    """OPPONENT:… — a duplicate batch match against a house bot, stored as a research
+    match; its STATE export replays to the stored results."""
+    game = Game(limit=False, players=2, blinds=[100, 50], stacks=[20_000, 20_000])
+    played = play(acpc_server.port, [f"TOKEN:{acpc_server.setup['token']}",
+                                     "OPPONENT:calling_station", "HANDS:100", "DUPLICATE:1",
+                                     "SEED:5"], game, seed=11, fold=0.3, shove=0.3)
+    assert played.comments[0].startswith("# MATCH ")
+    assert played.comments[-1].startswith("# DONE match ")
+    assert not [c for c in played.comments if "ERROR" in c or "WARNING" in c], played.comments
+    assert len(played.hands) == 100
+    match_id = played.comments[0].split()[2].rstrip(":")
+    stored = json.loads(acpc_server.run("-m", "tests.acpc.server", "match", match_id))
+    assert stored["status"] == "done"
+    nets = {name: row["net"] for name, row in stored["results"]["bots"].items()}
+    assert set(nets) == {"AcpcBot", "calling_station"} and sum(nets.values()) == 0
+    found = import_state_lines(stored["log"], GameDef.holdem("NL", 50, 100, 2, 20_000))
+    assert found.hands == 100 and not found.mismatches
+    assert found.totals == {name: float(net) for name, net in nets.items()}
