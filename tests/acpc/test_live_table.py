@@ -78,7 +78,7 @@ def test_bad_token_is_refused(acpc_server: AcpcServer) -> None:
     lines = _lines(acpc_server.port, [])  # an unmodified client: no header lines
     assert lines[0].startswith("# ERROR invalid_token")
     lines = _lines(acpc_server.port, [f"TOKEN:{acpc_server.setup['token']}"])
-    assert lines[0].startswith("# ERROR bad_header: Say TABLE:<id> or MATCH:<id>")
+    assert lines[0].startswith("# ERROR bad_header: Say TABLE:<id>, OPPONENT:")
     lines = _lines(acpc_server.port, [f"TOKEN:{acpc_server.setup['token']}", "TABLE:999"])
     assert lines[0].startswith("# ERROR table_not_found")
     lines = _lines(acpc_server.port, [f"TOKEN:{acpc_server.setup['token']}", "MATCH:1"])
