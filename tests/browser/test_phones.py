@@ -68,6 +68,16 @@ def _table(server: Any, name: str, game: str, settings: dict[str, Any],
     return int(server.python(TABLE.format(name=name, game=game, settings=settings, bots=bots)))
 
 
+# The board's visible, enabled controls smaller than ``min`` CSS px either way.
+SMALL_CONTROLS = """(min) => [...document.querySelectorAll(
+    '#board-main button, #board-foot button, #board-main [role=button], #my-seats button')]
+  .filter((b) => !b.disabled && b.getClientRects().length)
+  .map((b) => ({what: b.getAttribute('aria-label') || b.textContent.trim(),
+                box: b.getBoundingClientRect()}))
+  .filter((c) => c.box.width < min || c.box.height < min)
+  .map((c) => `${c.what} ${Math.round(c.box.width)}x${Math.round(c.box.height)}`)"""
+
+
 def _fits(page: Any, label: str) -> None:
     widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert widths[0] <= widths[1], f"{label} scrolls sideways: {widths}"
@@ -92,6 +102,9 @@ def test_lobby_and_a_table_of_each_game_fit_both_sizes(server: Any, open_page: A
             expect(page.locator("#hand-log li").first).to_be_attached(timeout=60000)
             page.wait_for_timeout(500)
             _fits(page, f"the {key} table at {size}")
+            if touch:  # every control of the board a thumb may tap is touch-sized
+                small = page.evaluate(SMALL_CONTROLS, TOUCH)
+                assert small == [], f"the {key} board has small controls at {size}: {small}"
             shot(page, f"phones-{key}-{size}")
         assert page.js_errors == []
 
