@@ -70,11 +70,12 @@ def _table(server: Any, name: str, game: str, settings: dict[str, Any],
 
 # The board's visible, enabled controls smaller than ``min`` CSS px either way.
 SMALL_CONTROLS = """(min) => [...document.querySelectorAll(
-    '#board-main button, #board-foot button, #board-main [role=button], #my-seats button')]
+    '#board-main button, #board-foot button, #board-main [role=button], #my-seats button,'
+    + ' #action-bar button, #action-bar input')]
   .filter((b) => !b.disabled && b.getClientRects().length)
   .map((b) => ({what: b.getAttribute('aria-label') || b.textContent.trim(),
                 box: b.getBoundingClientRect()}))
-  .filter((c) => c.box.width < min || c.box.height < min)
+  .filter((c) => c.box.width < min - 0.5 || c.box.height < min - 0.5)
   .map((c) => `${c.what} ${Math.round(c.box.width)}x${Math.round(c.box.height)}`)"""
 
 
@@ -152,6 +153,9 @@ def test_a_whole_holdem_hand_played_by_taps_on_a_phone(server: Any, open_page: A
     expect(page.locator("#act-buttons")).to_be_visible(timeout=60000)
     hand_line = page.locator("#hand-log li", has_text=re.compile(r"^Hand #")).last
     hand = hand_line.inner_text()
+    # At our turn every control in sight (the action bar, our seat's) is touch-sized.
+    small = page.evaluate(SMALL_CONTROLS, TOUCH)
+    assert small == [], f"small controls at our turn: {small}"
     tapped: list[str] = []
     deadline = time.monotonic() + 180
     while not page.locator("#hand-log li", has_text=re.compile(r"\bwins\b")).count():
