@@ -195,7 +195,7 @@ function handle(m) {
       case "events": applyEvents(m); break;
       case "private": applyPrivate(m); break;
       case "your_turn": setTurn(m); break;
-      case "chat": addChat(m); break;
+      case "chat": addChat(m); chatArrived(); break;
       case "error": onError(m); break;
       case "ack": {
         const answer = pending.get(m.request_id);
@@ -555,6 +555,7 @@ async function loadBoard() {
 // log and the chat panels are two tabs below the playing area: a tablist with roving
 // focus (arrows, Home, End), the unselected panel hidden. At desktop width the tab bar
 // is hidden and both panels show, without tab roles.
+let chatArrived = () => {};
 function setUpSideTabs() {
   const list = document.getElementById("side-tabs");
   if (!list) return;
@@ -600,11 +601,12 @@ function setUpSideTabs() {
     e.preventDefault();
     select(tabs[(to + tabs.length) % tabs.length], true);
   });
-  // A chat line arriving while the chat tab is hidden marks the tab.
+  // A chat line arriving while the chat tab is hidden marks the tab (not the lines
+  // of the first snapshot: they were said before the page opened).
   const chatTab = document.getElementById("tab-chat");
-  if (chatTab && chatEl) new MutationObserver(() => {
-    if (narrow.matches && selected !== chatTab) chatTab.dataset.unread = "1";
-  }).observe(chatEl, { childList: true });
+  chatArrived = () => {
+    if (chatTab && narrow.matches && selected !== chatTab) chatTab.dataset.unread = "1";
+  };
   narrow.addEventListener("change", layout);
   layout();
 }

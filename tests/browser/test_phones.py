@@ -245,4 +245,13 @@ def test_hand_log_and_chat_are_tabs_on_a_phone(server: Any, open_page: Any) -> N
     expect(desk.get_by_role("tab")).to_have_count(0)
     expect(desk.locator("#hand-log")).to_be_visible()
     expect(desk.locator("#chat-input")).to_be_visible()
+
+    # A line said while the phone shows the log puts a mark on the Chat tab until seen.
+    expect(chat_tab).not_to_have_attribute("data-unread", "1")
+    desk.locator("#chat-input").fill("hi phone")
+    desk.locator("#chat-input").press("Enter")
+    expect(chat_tab).to_have_attribute("data-unread", "1")
+    chat_tab.tap()
+    expect(phone.locator("#chat-list li", has_text="hi phone")).to_be_visible()
+    expect(chat_tab).not_to_have_attribute("data-unread", "1")
     assert phone.js_errors == [] and desk.js_errors == []
