@@ -188,7 +188,8 @@ def test_a_whole_holdem_hand_played_by_taps_on_a_phone(server: Any, open_page: A
 def test_hand_log_and_chat_are_tabs_on_a_phone(server: Any, open_page: Any) -> None:
     table_id = _table(server, "Phones tabs", "holdem",
                       {"structure": "NL", "small_blind": 1, "big_blind": 2, "seats": 6},
-                      [(0, "Phone-Tabs-1", "calling_station"), (3, "Phone-Tabs-2", "calling_station")])
+                      [(0, "Phone-Tabs-1", "calling_station"),
+                       (3, "Phone-Tabs-2", "calling_station")])
     phone = open_page("alice", width=PHONE[0], height=PHONE[1], touch=True)
     phone.goto(f"/tables/{table_id}/")
     expect(phone.locator("#conn")).to_have_attribute("data-state", "connected", timeout=30000)
