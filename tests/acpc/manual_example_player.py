@@ -1,4 +1,6 @@
-"""Optional: the competition's own ``example_player`` (C) plays here, unmodified.
+"""Manual check (not collected by the suite, which has no C compiler to rely on): the
+competition's own ``example_player`` (C) plays here, unmodified. Run it by name:
+``ACPC_EXAMPLE_PLAYER=/path/to/example_player pytest tests/acpc/manual_example_player.py``.
 
 Runs when ``ACPC_EXAMPLE_PLAYER`` names the built program (from ``project_acpc_server``:
 ``gcc -O2 -o example_player game.c rng.c example_player.c net.c -lm``); it connects
@@ -18,8 +20,11 @@ from botkit.acpc import GameDef
 from tests.acpc.conftest import ROOT, AcpcServer, _free_port
 
 PLAYER = os.environ.get("ACPC_EXAMPLE_PLAYER", "")
-pytestmark = pytest.mark.skipif(not PLAYER or not Path(PLAYER).is_file(),
-                                reason="set ACPC_EXAMPLE_PLAYER to a built example_player")
+
+
+@pytest.fixture(autouse=True)
+def _the_player() -> None:
+    assert PLAYER and Path(PLAYER).is_file(), "set ACPC_EXAMPLE_PLAYER to a built example_player"
 
 
 def test_example_player_plays_through_the_relay(acpc_server: AcpcServer,
