@@ -27,9 +27,14 @@ function query() {
 
 async function refresh() {
   const params = query();
-  const response = await fetch(`/lobby/tables.json?${params}`, { headers: { Accept: "application/json" } });
-  if (!response.ok) return;
-  const data = await response.json();
+  let data;
+  try {
+    const response = await fetch(`/lobby/tables.json?${params}`, { headers: { Accept: "application/json" } });
+    if (!response.ok) return;
+    data = await response.json();
+  } catch (error) {
+    return; // the server is away: the live socket's reconnect refreshes the list
+  }
   tables = data.tables;
   if (data.columns) setColumns(data.columns);
   render();

@@ -243,10 +243,20 @@ function applySnapshot(m) {
   render();
 }
 
+// A JSON read that may fail quietly: null when the server is away or says no (the
+// socket's reconnect and resync bring the page up to date again).
+async function getJson(url) {
+  try {
+    const response = await fetch(url, { headers: { Accept: "application/json" } });
+    return response.ok ? await response.json() : null;
+  } catch (error) {
+    return null;
+  }
+}
+
 async function loadLog() {
-  const response = await fetch(cfg.log_url, { headers: { Accept: "application/json" } });
-  if (!response.ok) return;
-  const data = await response.json();
+  const data = await getJson(cfg.log_url);
+  if (!data) return;
   seatable = data.seatable;
   houseSeats = data.house_seats;
   if (data.hand === roundId) {
@@ -434,11 +444,18 @@ function renderMySeats() {
 
 // Seat a house bot, or remove one ({remove: seat}); null or the error (also toasted).
 async function postHouse(body) {
-  const response = await fetch(cfg.house_url, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-    body: JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(cfg.house_url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify(body),
+    });
+  } catch (failure) {
+    const error = { message: "Not connected: try again in a moment." };
+    toast(error.message);
+    return error;
+  }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const error = data.error || { message: "That did not work." };
@@ -473,9 +490,8 @@ document.getElementById("chat-form").addEventListener("submit", (event) => {
 // --------------------------------------------------------------- account
 const accountPanel = document.getElementById("account-panel");
 async function loadAccount() {
-  const response = await fetch(cfg.account_url, { headers: { Accept: "application/json" } });
-  if (!response.ok) return;
-  const a = await response.json();
+  const a = await getJson(cfg.account_url);
+  if (!a) return;
   const body = document.getElementById("account-body");
   body.replaceChildren(
     el("p", { class: "balance" }, "Balance ", el("strong", { id: "account-balance" }, chips(a.balance))),
