@@ -12,6 +12,7 @@ import os
 import re
 import socket
 import subprocess
+import time
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,9 @@ def test_the_scaleout_serves_every_page(tmp_path: Path, alice: Any, settings: An
     table = create_table(creator=alice, name="Pages", settings={
         "structure": "NL", "small_blind": 1, "big_blind": 2, "seats": 6})
     base = free_port_pair()
+    with socket.socket() as probe:  # the ACPC listener's port (docs/acpc.md)
+        probe.bind(("127.0.0.1", 0))
+        acpc_port = probe.getsockname()[1]
     env = {k: v for k, v in os.environ.items()
            if k not in ("DJANGO_DEBUG", "DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS")}
     env.update({"DATABASE_URL": database_url(), "REDIS_URL": redis_url,
@@ -112,12 +116,20 @@ def test_the_scaleout_serves_every_page(tmp_path: Path, alice: Any, settings: An
                 # An empty STATIC_ROOT of its own: bin/scaleout must collect into it.
                 "DJANGO_STATIC_ROOT": str(tmp_path / "static"),
                 "PROCESSES": "2", "WORKERS": "1", "PORT_BASE": str(base), "MIGRATE": "0",
-                "CHANNELS_PREFIX": f"pages{os.getpid()}"})
+                "ACPC_PORT": str(acpc_port), "CHANNELS_PREFIX": f"pages{os.getpid()}"})
     statuses: dict[str, int] = {}
     try:
         started = subprocess.run(["bash", str(SCALEOUT), "start"], env=env, cwd=ROOT,
                                  capture_output=True, text=True, timeout=180)
         assert started.returncode == 0, started.stdout + started.stderr
+        for _ in range(100):  # the ACPC listener takes connections too
+            try:
+                socket.create_connection(("127.0.0.1", acpc_port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("bin/scaleout did not start the ACPC listener")
         for port in (base + 1, base + 2):
             browser = Browser(port)
             status, _headers, home = browser.request("/")
@@ -149,7 +161,8 @@ def test_the_scaleout_serves_every_page(tmp_path: Path, alice: Any, settings: An
         logs = "".join(p.read_text(errors="replace")[-2000:]
                        for p in sorted((tmp_path / "run").glob("daphne-*.log")))
     print({k: v for k, v in statuses.items()})
-    assert "stopped 3 processes" in stopped.stdout, stopped.stdout + stopped.stderr
+    # Two Daphne processes, the table worker and the ACPC listener.
+    assert "stopped 4 processes" in stopped.stdout, stopped.stdout + stopped.stderr
     failing = {path: status for path, status in statuses.items() if status not in (200, 302)}
     assert not failing, f"{failing}\n{logs}"
     assert sum(1 for k in statuses if "/static/" in k) >= 6  # the linked files, both processes
