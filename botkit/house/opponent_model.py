@@ -45,9 +45,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-import eval7
-
-from engine.cards import CARDS, RANKS, Card
+from botkit.strength import _E7, _evaluate
+from engine.cards import RANKS, Card
 
 __all__ = [
     "FIRST_BET",
@@ -65,8 +64,6 @@ __all__ = [
     "weighted_potentials",
 ]
 
-_E7 = tuple(eval7.Card(str(card)) for card in CARDS)
-_evaluate = eval7.evaluate
 
 PAIRS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(52) for b in range(a + 1, 52))
 """The 1,326 hole-card pairs as (lower card, higher card)."""
