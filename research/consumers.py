@@ -129,6 +129,10 @@ class MatchConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         await self.send_json(message)
         if message.get("type") == "match_over":
             await self.close(code=1000)
+        elif message.get("type") == "going_away":
+            # The runner drops this connection on purpose (the conformance suite's
+            # reconnect check): 1012 "service restart", so the bot connects again.
+            await self.close(code=1012)
 
     # ------------------------------------------------------ from the bot
     async def error(self, code: str, message: str, request_id: Any = None) -> None:
