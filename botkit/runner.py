@@ -25,6 +25,7 @@ import os
 import random
 import sys
 import time
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -557,6 +558,9 @@ class MatchRunner:
         self.progress, self.reconnect_for = progress, reconnect_for
         self.bar: Any = None
         self.over = False
+        # Request ids answered lately: a turn sent again (a duplicate, or an old turn
+        # after its answer) is not answered twice (docs/conformance.md).
+        self.answered: deque[str] = deque(maxlen=256)
         if isinstance(getattr(bot, "send_policy", None), bool):
             bot.send_policy = True  # type: ignore[attr-defined]  # house bots: for AIVAT
 
@@ -588,6 +592,9 @@ class MatchRunner:
         elif kind == "new_match":
             self.call("new_match")
         elif kind == "match_turn":
+            if str(message.get("request_id")) in self.answered:
+                return  # answered already: one answer per request
+            self.answered.append(str(message.get("request_id")))
             self.feed(message.get("events"))
             self.summary.turns += 1
             view = message["view"]
