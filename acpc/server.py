@@ -462,8 +462,9 @@ class Handler(socketserver.BaseRequestHandler):
             if header.table is not None:
                 TableSession(io, bot, header, self.server.poll).run()
             elif header.match is not None:
-                raise Refused("not_supported", "MATCH: batch matches are not served over "
-                                               "ACPC yet (docs/acpc.md).")
+                from .match_join import join
+
+                join(io, bot, header.match)
             elif header.opponent:
                 batch_match(io, bot, header)
             else:

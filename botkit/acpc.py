@@ -664,11 +664,17 @@ class AcpcMatchBot:
     read as on a live table: comments and states that are not the current one are
     skipped, a bad or invalid action is refused with a ``# ERROR`` line and the state is
     sent again; after three refusals in one turn the dealer's rule applies (call).
+
+    ``act`` is :meth:`start_turn` then :meth:`answer` for each line ``receive`` reads:
+    a caller whose lines and turns come from elsewhere (the listener's ``MATCH:<id>``
+    sessions, where the match runs in another process) calls those two itself and
+    leaves ``receive`` out.
     """
 
     name = "acpc"
 
-    def __init__(self, send: Callable[[str], None], receive: Callable[[], str | None], *,
+    def __init__(self, send: Callable[[str], None],
+                 receive: Callable[[], str | None] | None = None, *,
                  limit: bool, stack: int) -> None:
         self.send, self.receive, self.limit, self.stack = send, receive, limit, stack
         self.lines: list[str] = []
@@ -679,6 +685,7 @@ class AcpcMatchBot:
         self.last = ""
         self.refusals = 0
         self.me: int | None = None  # the bot's seat (known from its cards or its turn)
+        self.turn: tuple[str, AcpcHand, int, list[Json]] | None = None  # state, hand, pos, moves
 
     def _hand(self, finished: bool = False) -> AcpcHand:
         n = len(self.positions)
@@ -721,48 +728,79 @@ class AcpcMatchBot:
             self.shown.add(position)
             self.lines.append(f"p{position + 1} sm {event.get('cards', '')}")
         elif kind == "HandEnded" and self.me is not None and self.me in self.positions:
+            self.turn = None
             self._send_state(self._state(self.me, finished=True))
 
     def act(self, view: Json) -> Json:
+        move = self.start_turn(view)
+        while move is None:
+            line = self.receive() if self.receive is not None else None
+            if line is None:
+                self.turn = None
+                return {"kind": "gone"}  # malformed on purpose: the runner's default
+            move = self.answer(line)
+        return move
+
+    def start_turn(self, view: Json) -> Json | None:
+        """The bot's turn (``view``: ``botkit.view.make_view``): send its state and return
+        ``None`` (its answer is then given to :meth:`answer`), or return the move at
+        once when the client is not asked (ACPC has no show or muck: muck)."""
         seat = int(view["seat"])
-        moves = view.get("moves") or []
+        moves = list(view.get("moves") or [])
         kinds = {m.get("kind") for m in moves}
-        if kinds & {"show", "muck"}:  # ACPC has no show or muck
+        self.turn = None
+        if kinds & {"show", "muck"}:
             return {"kind": "muck"} if "muck" in kinds else {"kind": "show"}
         self.me = seat
-        hand = self._hand()
-        position = self.positions[seat]
         state = self._state(seat)
+        self.turn = (state, self._hand(), self.positions[seat], moves)
         self._send_state(state)
         self.refusals = 0
-        while True:
-            line = self.receive()
-            if line is None:
-                return {"kind": "gone"}  # malformed on purpose: the runner's default
-            if not line.strip() or line[0] in "#;":
-                continue
-            try:
-                echo, action = parse_response(line, limit=self.limit)
-            except AcpcError as error:
-                if error.code != "bad_action":
-                    self.send(f"# ERROR {error.code}: {error} (ignored)")
-                    continue
-                move, note = None, str(error)
-            else:
-                if not same_state(echo, state, self.limit):
-                    self.send("# WARNING ignoring un-requested response (not the current state)")
-                    continue
-                move, note = to_move(action, moves, committed=hand.spent[position],
-                                     street_bet=hand.street[position])
-            if move is not None:
-                if note:
-                    self.send(f"# WARNING {note}")
-                return move
-            self.send(f"# ERROR invalid_action: {note}")
-            self.refusals += 1
-            if self.refusals >= 3:  # the dealer's rule: an invalid action is a call
-                return {"kind": "check"} if "check" in kinds else {"kind": "call"}
-            self.send(state)
+        return None
+
+    @property
+    def waiting(self) -> bool:
+        """Whether a turn waits for the client's answer."""
+        return self.turn is not None
+
+    def answer(self, line: str) -> Json | None:
+        """One line from the client during its turn: the move once it is decided (a valid
+        answer, or a call after the third refusal), ``None`` while the turn goes on
+        (comments, refused or un-requested lines: answered with a comment line)."""
+        if self.turn is None:
+            if line.strip() and line[0] not in "#;":
+                self.send("# WARNING ignoring un-requested response (not your turn)")
+            return None
+        state, hand, position, moves = self.turn
+        if not line.strip() or line[0] in "#;":
+            return None
+        code = "invalid_action"
+        try:
+            echo, action = parse_response(line, limit=self.limit)
+        except AcpcError as error:
+            if error.code != "bad_action":
+                self.send(f"# ERROR {error.code}: {error} (ignored)")
+                return None
+            move, note, code = None, str(error), error.code
+        else:
+            if not same_state(echo, state, self.limit):
+                self.send("# WARNING ignoring un-requested response (not the current state)")
+                return None
+            move, note = to_move(action, moves, committed=hand.spent[position],
+                                 street_bet=hand.street[position])
+        if move is not None:
+            if note:
+                self.send(f"# WARNING {note}")
+            self.turn = None
+            return move
+        self.send(f"# ERROR {code}: {note}")
+        self.refusals += 1
+        if self.refusals >= 3:  # the dealer's rule: an invalid action is a call
+            self.turn = None
+            kinds = {m.get("kind") for m in moves}
+            return {"kind": "check"} if "check" in kinds else {"kind": "call"}
+        self.send(state)
+        return None
 
 
 def relay(listen: tuple[str, int], server: tuple[str, int], header: Sequence[str],

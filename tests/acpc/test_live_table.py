@@ -81,10 +81,22 @@ def test_bad_token_is_refused(acpc_server: AcpcServer) -> None:
     assert lines[0].startswith("# ERROR bad_header: Say TABLE:<id>, OPPONENT:")
     lines = _lines(acpc_server.port, [f"TOKEN:{acpc_server.setup['token']}", "TABLE:999"])
     assert lines[0].startswith("# ERROR table_not_found")
-    lines = _lines(acpc_server.port, [f"TOKEN:{acpc_server.setup['token']}", "MATCH:1"])
-    assert lines[0].startswith("# ERROR not_supported")
     lines = _lines(acpc_server.port, [f"TOKEN:{acpc_server.setup['token']}", "COLOR:blue"])
     assert lines[0].startswith("# ERROR bad_header")
+
+
+def test_match_needs_the_redis_layer(acpc_server: AcpcServer) -> None:
+    """MATCH:<id> joins a match whose runner is in another process through the channel
+    layer: with the in-memory layer (plain bin/serve, this server) a clear refusal, at
+    once (tests/scale/test_acpc_match.py plays it with Redis)."""
+    started = time.monotonic()
+    lines = _lines(acpc_server.port, [f"TOKEN:{acpc_server.setup['token']}", "MATCH:1"])
+    assert lines == ["# ERROR not_supported: MATCH needs the Redis channel layer "
+                     "(bin/scaleout): with the in-memory layer the listener cannot reach "
+                     "the match runner (docs/acpc.md)."]
+    assert time.monotonic() - started < 5
+    lines = _lines(acpc_server.port, ["TOKEN:pkb_nonsense", "MATCH:1"])
+    assert lines == ["# ERROR invalid_token: This bot token is not valid."]
 
 
 def test_malformed_and_illegal_lines_change_nothing(acpc_server: AcpcServer) -> None:
