@@ -751,6 +751,10 @@ class AcpcMatchBot:
         self.turn = None
         if kinds & {"show", "muck"}:
             return {"kind": "muck"} if "muck" in kinds else {"kind": "show"}
+        if seat not in self.positions:  # joined during a hand whose start it did not see
+            self.send("# WARNING joined during a hand: checked or folded for you until the "
+                      "next one")
+            return {"kind": "check"} if "check" in kinds else {"kind": "fold"}
         self.me = seat
         state = self._state(seat)
         self.turn = (state, self._hand(), self.positions[seat], moves)
