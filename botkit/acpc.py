@@ -849,7 +849,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ``python -m botkit.acpc import --game GAME LOG`` (replay a log: totals per player,
     exit status 1 when a logged value disagrees with the engine's);
     ``python -m botkit.acpc relay --server HOST:PORT --table ID --port LOCAL`` (token in
-    ``$ACPC_TOKEN``): an unmodified ACPC client connects to ``127.0.0.1:LOCAL``."""
+    ``$ACPC_TOKEN``): an unmodified ACPC client connects to ``127.0.0.1:LOCAL``;
+    ``python -m botkit.acpc play --server HOST:PORT --header MATCH:7 --bot rule_based``
+    (token in ``$ACPC_TOKEN``): a botkit bot plays as an ACPC client
+    (:mod:`botkit.acpc_bot`)."""
     import argparse
     import sys
     from pathlib import Path
@@ -869,7 +872,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     rel.add_argument("--header", action="append", default=[],
                      help="another header line, e.g. BUYIN:20000 (repeatable)")
     rel.add_argument("--once", action="store_true", help="relay one connection, then stop")
+    ply = commands.add_parser("play", help="play a botkit bot as an ACPC client "
+                                           "(botkit.acpc_bot; token in $ACPC_TOKEN)")
+    ply.add_argument("--server", default="127.0.0.1:18791", help="HOST:PORT (18791)")
+    ply.add_argument("--header", action="append", default=[],
+                     help="a header line, e.g. MATCH:7 or TABLE:12 (repeatable)")
+    ply.add_argument("--bot", default="rule_based",
+                     help="a house bot (rule_based, ehs...) or module:Class")
+    ply.add_argument("--structure", choices=("NL", "PL", "FL"), default="NL",
+                     help="the game, unless the server's # JOINED line gives it")
+    ply.add_argument("--blinds", default="50/100", help="small/big blind (50/100)")
+    ply.add_argument("--stack", type=int, default=20_000, help="chips per hand (20000)")
     args = parser.parse_args(argv)
+    if args.command == "play":
+        from botkit.acpc_bot import main as play_main
+
+        return play_main(args)
     if args.command == "relay":
         import os
 

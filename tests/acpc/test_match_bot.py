@@ -75,3 +75,57 @@ def test_a_turn_of_a_hand_it_did_not_see_start() -> None:
     assert sent == ["# WARNING joined during a hand: checked or folded for you until the "
                     "next one"]
     assert adapter.start_turn({"seat": 1, "moves": [{"kind": "check"}]}) == {"kind": "check"}
+
+
+class Wired:
+    """``AcpcMatchBot`` (the server's side) wired to ``AcpcPlayer`` (an ACPC client
+    playing a house bot) without a socket: every state line goes to the client, every
+    answer back."""
+
+    name = "wired"
+
+    def __init__(self, bot: str, structure: str) -> None:
+        from botkit.acpc_bot import AcpcPlayer
+
+        self.lines: list[str] = []
+        self.adapter = AcpcMatchBot(self.lines.append, limit=structure == "FL", stack=20_000)
+        self.player = AcpcPlayer(make_bot(bot, random.Random(1)), structure=structure)
+        self.answers = 0
+
+    def observe(self, event: dict[str, Any]) -> None:
+        self.adapter.observe(event)
+
+    def act(self, view: dict[str, Any]) -> dict[str, Any]:
+        move = self.adapter.start_turn(view)
+        while move is None:
+            line = self.lines[-1]
+            assert line.startswith("MATCHSTATE"), self.lines[-3:]
+            answer = self.player.respond(line)
+            assert answer is not None, line
+            self.answers += 1
+            move = self.adapter.answer(answer)
+        return move
+
+
+def test_a_house_bot_plays_over_acpc() -> None:
+    """``python -m botkit.acpc play``'s player: a house bot's moves survive the trip
+    through ACPC lines (no refusal, no warning), in NL and FL, and the bot plays as it
+    does directly (rule_based against itself: the same seat results either way)."""
+    import time
+
+    for structure in ("NL", "FL"):
+        config = MatchSettings(structure=structure, small_blind=50, big_blind=100,
+                               stack=20_000)
+        wired = Wired("rule_based", structure)
+        started = time.perf_counter()
+        result = play_match({"wired": wired, "house": make_bot("ehs", random.Random(2))},
+                            config, hands=200, seed=9, record=False)
+        seconds = time.perf_counter() - started
+        print(f"{structure}: 200 hands over ACPC lines in {seconds:.2f} s, "
+              f"{wired.answers} answers")
+        assert not [line for line in wired.lines if line.startswith("#")], wired.lines[:5]
+        assert result.bots["wired"].illegal == 0 and wired.answers > 200
+        direct = play_match({"wired": make_bot("rule_based", random.Random(1)),
+                             "house": make_bot("ehs", random.Random(2))},
+                            config, hands=200, seed=9, record=False)
+        assert direct.bots["wired"].net == result.bots["wired"].net
