@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import house_bots, longpoll, sessions, views
+from . import conformance, house_bots, longpoll, sessions, views
 from .errors import not_found
 
 urlpatterns = [
@@ -35,6 +35,7 @@ urlpatterns = [
          name="api-house-bot-styles"),
     path("house-bots/<int:house_bot_id>/", house_bots.HouseBotView.as_view(),
          name="api-house-bot"),
+    path("conformance/", conformance.ConformanceView.as_view(), name="api-conformance"),
     path("matches/", views.MatchesView.as_view(), name="api-matches"),
     path("matches/<int:match_id>/", views.MatchView.as_view(), name="api-match"),
     path("matches/<int:match_id>/phh", views.MatchPhhView.as_view(), name="api-match-phh"),

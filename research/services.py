@@ -122,7 +122,12 @@ def validate_match(data: Json) -> Json:
     ``game`` is any registered game (default Texas Hold'em, whose table is given by
     ``structure``, blinds and ``stack_bb``); another game's table is ``settings``
     (JSON, validated by the game).  Hold'em matches are also corrected with AIVAT
-    (``aivat``, default true: docs/aivat.md; about 1–5 ms per hand)."""
+    (``aivat``, default true: docs/aivat.md; about 1–5 ms per hand). ``conformance``:
+    a conformance run of one remote bot instead (research/conformance.py)."""
+    if data.get("conformance"):
+        from .conformance import validate
+
+        return validate(data)
     game_key = data.get("game", DEFAULT_GAME)
     if not isinstance(game_key, str) or game_key not in GAMES:
         raise ValueError(f"No game called {game_key!r} (known: {', '.join(GAMES)}).")
@@ -261,6 +266,10 @@ def run_match(match_id: int) -> MatchRun:
         match.status = MatchStatus.WAITING if has_remote else MatchStatus.RUNNING
         match.started_at = timezone.now()
         match.save(update_fields=["status", "started_at"])
+    if s.get("conformance"):  # one remote bot through the scripted checks
+        from . import conformance
+
+        return conformance.run(match)
     link: remote.Link | None = None
     hub: remote.Hub | None = None
     try:
