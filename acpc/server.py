@@ -455,6 +455,11 @@ class Handler(socketserver.BaseRequestHandler):
     server: Server
 
     def handle(self) -> None:
+        # Small lines both ways, each waited for: without TCP_NODELAY, Nagle's algorithm
+        # holds a line back until the previous one is acknowledged (a delayed ACK, up to
+        # 40 ms; measured: a MATCH:<id> between two ACPC bots went from 22 to 100 hands/s).
+        with contextlib.suppress(OSError):
+            self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         io = LineSocket(self.request)
         try:
             header = read_header(io)

@@ -271,3 +271,45 @@ def test_invalid_lines_and_a_client_that_goes_away(parts: Parts) -> None:
         (match.status, match.error, match.results, parts.logs())
     assert _lines(parts.port, [f"TOKEN:{token}", f"MATCH:{match_id}"]) == [
         f"# ERROR match_over: Match {match_id} is over (failed)."]
+
+
+def test_two_acpc_bots_play_one_match(parts: Parts) -> None:
+    """Both remote participants are ACPC clients: ``python -m botkit.acpc play`` with
+    house bots, which learn the game (NL 1/2, 100 big blinds) from ``# JOINED``."""
+    from rest_framework.test import APIClient
+
+    from accounts.models import Player, PlayerKind, Role, User
+    from accounts.services import create_bot
+
+    tokens = {}
+    for name in ("AcpcBot", "OtherBot"):
+        owner = User.objects.create_user(f"{name}-owner", role=Role.TESTER)
+        Player.objects.create(owner=owner, name=f"{name}-owner", kind=PlayerKind.HUMAN)
+        tokens[name] = create_bot(owner=owner, name=name)[1]
+    api = APIClient()
+    api.force_login(owner)
+    match_id = _create(api, bots=[{"remote": "AcpcBot"}, {"remote": "OtherBot"}], hands=200,
+                       duplicate=True, seed=8, small_blind=1, big_blind=2, stack_bb=100)
+    runner = parts.run_match(match_id)
+    clients = {name: subprocess.Popen(
+        [sys.executable, "-m", "botkit.acpc", "play", "--server", f"127.0.0.1:{parts.port}",
+         "--header", f"MATCH:{match_id}", "--bot", bot],
+        cwd=ROOT, env={**os.environ, "ACPC_TOKEN": tokens[name]}, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True)
+        for name, bot in (("AcpcBot", "rule_based"), ("OtherBot", "ehs"))}
+    outputs = {name: client.communicate(timeout=120)[0] for name, client in clients.items()}
+    assert runner.wait(timeout=60) == 0, parts.logs()
+    for name, output in outputs.items():
+        assert clients[name].returncode == 0, output
+        assert f"# DONE match {match_id}: 200 hands" in output, output
+        assert "WARNING" not in output and "ERROR" not in output, output
+    match = _stored(match_id)
+    assert match.status == "done", (match.error, parts.logs())
+    rows = match.results["bots"]
+    assert sum(row["net"] for row in rows.values()) == 0
+    for name in ("AcpcBot", "OtherBot"):
+        assert rows[name]["kind"] == "remote" and rows[name]["turns"] > 200
+        assert rows[name]["illegal"] == rows[name]["timeouts"] == 0
+    print(f"two ACPC bots, MATCH:{match_id}: 200 hands, "
+          f"{match.results['hands_per_second']:.0f} hands/s in the runner; "
+          + "; ".join(o.strip().splitlines()[-1] for o in outputs.values()))
