@@ -109,23 +109,27 @@ class Wired:
 
 def test_a_house_bot_plays_over_acpc() -> None:
     """``python -m botkit.acpc play``'s player: a house bot's moves survive the trip
-    through ACPC lines (no refusal, no warning), in NL and FL, and the bot plays as it
-    does directly (rule_based against itself: the same seat results either way)."""
+    through ACPC lines (no refusal, no warning) in NL, FL and PL with 2, 3 and 6 players,
+    and the bot plays exactly as it does directly (the same results)."""
     import time
 
-    for structure in ("NL", "FL"):
+    for structure, players in (("NL", 2), ("FL", 2), ("PL", 3), ("NL", 6)):
         config = MatchSettings(structure=structure, small_blind=50, big_blind=100,
                                stack=20_000)
+
+        def others(n: int = players) -> dict[str, Any]:
+            return {f"house{i}": make_bot("ehs" if n == 2 else "rule_based", random.Random(i))
+                    for i in range(n - 1)}
+
         wired = Wired("rule_based", structure)
         started = time.perf_counter()
-        result = play_match({"wired": wired, "house": make_bot("ehs", random.Random(2))},
-                            config, hands=200, seed=9, record=False)
+        result = play_match({"wired": wired, **others()}, config, hands=150, seed=9,
+                            record=False)
         seconds = time.perf_counter() - started
-        print(f"{structure}: 200 hands over ACPC lines in {seconds:.2f} s, "
+        print(f"{structure} {players} players: 150 hands over ACPC lines in {seconds:.2f} s, "
               f"{wired.answers} answers")
         assert not [line for line in wired.lines if line.startswith("#")], wired.lines[:5]
-        assert result.bots["wired"].illegal == 0 and wired.answers > 200
-        direct = play_match({"wired": make_bot("rule_based", random.Random(1)),
-                             "house": make_bot("ehs", random.Random(2))},
-                            config, hands=200, seed=9, record=False)
+        assert result.bots["wired"].illegal == 0 and wired.answers > 100
+        direct = play_match({"wired": make_bot("rule_based", random.Random(1)), **others()},
+                            config, hands=150, seed=9, record=False)
         assert direct.bots["wired"].net == result.bots["wired"].net
