@@ -45,7 +45,7 @@ SUITE = "holdem-1"
 TURN_SECONDS = 5.0  # per decision (a bot answering slower than this fails)
 TIMEOUT_TURN_SECONDS = 0.0  # the turn the server times out on purpose: no time at all
 SETTLE_SECONDS = 0.4  # after a duplicate or stale turn: time for a second answer to arrive
-MAX_TRIES = 8  # a scenario whose checked situation the bot's own choices skipped is replayed
+MAX_TRIES = 12  # a scenario whose checked situation the bot's own choices skipped is replayed
 
 SUITS = "shdc"
 RANKS = "AKQJT98765432"
@@ -239,13 +239,14 @@ class Scenario:
     small_blind: int = 1
     big_blind: int = 2
 
-    def deck(self) -> str:
-        """The dealing order: two cards per seat from the small blind on (the button
-        last; heads-up the button is the small blind), then the board."""
+    def deck(self, attempt: int = 1) -> str:
+        """The deck: the scripted cards where the dealing puts them (two cards per seat
+        from the small blind on, the button last — heads-up the button is the small
+        blind — then the board), the other cards in an order fixed per ``attempt``."""
         n = len(self.stacks)
         order = ([self.button, 1 - self.button] if n == 2
                  else [(self.button + k) % n for k in range(1, n + 1)])
-        rng = random.Random(self.name)
+        rng = random.Random(f"{self.name}/{attempt}")
         rest = [c for c in FULL_DECK if c not in self.board + "".join(self.holes.values())]
         rng.shuffle(rest)
         cards: list[str] = []
@@ -262,7 +263,8 @@ def _raise(to: int) -> Json:
     return {"kind": "raise", "amount": to}
 
 
-CALL, FOLD = {"kind": "call"}, {"kind": "fold"}
+CALL, CHECK, FOLD = {"kind": "call"}, {"kind": "check"}, {"kind": "fold"}
+ALL_IN = {"kind": "all_in"}  # a scripted player's bet or raise of everything (else a call)
 
 SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
     # The bot on the button (small blind), first to act before the flop.
@@ -286,6 +288,12 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
     Scenario("side_pots", "NL", (50, 200, 200, 20), bot=2, button=0,
              holes={0: "QsQh", 1: "JsJh", 2: "AsAh", 3: "KsKh"}, board="2c7d9hTc3s",
              script={3: (_raise(20),), 0: (_raise(50),), 1: (CALL,)}),
+    # Three seats; the bot on the button. On the flop the small blind (60) moves all in
+    # and the big blind (30) calls all in for less: the bot faces a main pot and a side
+    # pot and may not raise.
+    Scenario("side_pots_flop", "NL", (200, 60, 30), bot=0, button=0,
+             holes={1: "QsQh", 2: "JsJh"}, board="2c7d9hTc3s",
+             script={1: (CALL, ALL_IN), 2: (CHECK, CALL)}),
     # The small blind folds to the bot: the winner of an uncontested pot may show.
     Scenario("show_or_muck", "NL", (200, 200), bot=1, button=0, script={0: (FOLD,)}),
 )}
@@ -320,6 +328,8 @@ CHECKS: tuple[Check, ...] = (
           ("fold", "check", "bet"), _street("flop")),
     Check("side_pots", "Side pots: two short all-ins, a third player behind", "side_pots",
           ("fold", "call", "raise")),
+    Check("side_pots_flop", "Side pots on the flop: two all-ins of different sizes",
+          "side_pots_flop", ("fold", "call"), _street("flop")),
     Check("show_or_muck", "Show or muck (winner of an uncontested pot)", "show_or_muck",
           ("show", "muck")),
     Check("duplicate_turn", "Wire: the same turn sent twice (one answer)", "nl_open",
@@ -388,6 +398,7 @@ class _Decision:
     illegal: str
     note: str = ""
     deliberate_timeout: bool = False
+    pots: list[Json] = field(default_factory=list)
 
 
 def _passive(legal: Json) -> Json:
@@ -407,8 +418,8 @@ class _Suite:
         self.game = get_game("holdem")
         self.decisions: list[_Decision] = []
 
-    def play(self, scenario: Scenario, check: Check,
-             first: str = "") -> tuple[_Decision | None, str]:
+    def play(self, scenario: Scenario, check: Check, first: str = "",
+             attempt: int = 1) -> tuple[_Decision | None, str]:
         """One hand of ``scenario``; the decision ``check`` is about (or None) and what
         the wire did around it. ``first``: what the wire does around the bot's first
         turn when that is not the checked one (``"timeout_turn"``)."""
@@ -431,7 +442,7 @@ class _Suite:
                 if data is not None:
                     wire.observe(data)
 
-        tell(game.start_round(state, {"deck": scenario.deck()}))
+        tell(game.start_round(state, {"deck": scenario.deck(attempt)}))
         scripts = {seat: list(actions) for seat, actions in scenario.script.items()}
         index, target, how = 0, None, ""
         while seats := game.to_act(state):
@@ -440,6 +451,10 @@ class _Suite:
             if seat != scenario.bot:
                 queue = scripts.get(seat) or []
                 action = queue.pop(0) if queue else _passive(view["legal"])
+                if action == ALL_IN:
+                    sized = view["legal"].get("sized_kind")
+                    action = ({"kind": sized, "amount": view["legal"]["max_raise_to"]}
+                              if sized else CALL)
                 if why_illegal(view["moves"], action):
                     action = _passive(view["legal"])
                 tell(game.apply(state, seat, action))
@@ -484,7 +499,8 @@ class _Suite:
             illegal = why_illegal(view["moves"], answer)
         decision = _Decision(scenario.name, index, result.request_id, view["moves"],
                              result.answer, result.in_time, result.seconds, illegal,
-                             result.note, deliberate_timeout=special == "timeout_turn")
+                             result.note, deliberate_timeout=special == "timeout_turn",
+                             pots=list((view.get("hand") or {}).get("pots") or []))
         self.decisions.append(decision)
         return decision, note
 
@@ -504,6 +520,13 @@ def _judge(suite: _Suite, check: Check, decision: _Decision, how: str) -> Json:
                     f"suite error: the scenario offered {expected}")
     wire = suite.wire
     problems = []
+    detail = ""
+    if check.name.startswith("side_pots"):
+        if len(decision.pots) < 2:
+            return _row(check, "fail", decision.answer, expected,
+                        f"suite error: {len(decision.pots)} pot(s) at the decision")
+        detail = "pots " + " + ".join(f"{p['amount']} ({len(p['eligible'])} players)"
+                                      for p in decision.pots)
     if decision.answer is None:
         problems.append(decision.note or "no answer")
     elif not decision.in_time:
@@ -514,7 +537,6 @@ def _judge(suite: _Suite, check: Check, decision: _Decision, how: str) -> Json:
     count = len(wire.answers(decision.request_id))
     if count > 1:
         problems.append(f"answered {count} times (request {decision.request_id})")
-    detail = ""
     if check.wire == "stale" and how.startswith("stale:"):
         _, old, before = how.split(":", 2)
         again = len(wire.answers(old)) - int(before)
@@ -533,9 +555,10 @@ def _judge(suite: _Suite, check: Check, decision: _Decision, how: str) -> Json:
     if check.wire == "timeout":
         detail = "the previous turn had 0 s: the server played the default check"
     if problems:
-        return _row(check, "fail", decision.answer, expected, "; ".join(problems))
-    return _row(check, "pass", decision.answer, expected,
-                detail or f"answered in {decision.seconds * 1000:.0f} ms")
+        return _row(check, "fail", decision.answer, expected,
+                    "; ".join(problems + ([detail] if detail else [])))
+    took = f"answered in {decision.seconds * 1000:.0f} ms"
+    return _row(check, "pass", decision.answer, expected, f"{detail}; {took}" if detail else took)
 
 
 def run_suite(wire: Wire, *, name: str = "bot", turn_seconds: float = TURN_SECONDS,
@@ -562,7 +585,7 @@ def run_suite(wire: Wire, *, name: str = "bot", turn_seconds: float = TURN_SECON
         tries, how = 0, ""
         while target is None and tries < MAX_TRIES:
             tries += 1
-            target, how = suite.play(scenario, check)
+            target, how = suite.play(scenario, check, attempt=tries)
         if target is None:
             answers = [show_answer(d.answer) for d in suite.decisions
                        if d.scenario == scenario.name][-3:]

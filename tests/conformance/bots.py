@@ -89,3 +89,14 @@ class RawHandler:
         self.seen.add(request)
         socket.send({"type": "match_action", "request_id": request,
                      "action": self.inner.act(message["view"])})
+
+
+class RaisesRegardless(_Base):
+    """Facing a bet it raises to twice the bet, offered or not (its own arithmetic)."""
+
+    def act(self, view: Json) -> Json:
+        legal = view["legal"]
+        if legal.get("call_amount"):
+            bet = max(p["bet"] for p in view["hand"]["players"])
+            return {"kind": "raise", "amount": 2 * bet}
+        return super().act(view)

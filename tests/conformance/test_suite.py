@@ -158,3 +158,15 @@ def test_the_api_creates_a_conformance_run(bob: Any, alice: Any) -> None:
     assert slow.status_code == 400 and "turn_seconds" in slow.json()["error"]["message"]
     assert client_for(alice).post("/api/v1/conformance/", {"bot": "Skynet"},
                                   format="json").status_code == 403
+
+
+def test_raising_when_only_calling_is_offered_fails() -> None:
+    report = run_suite(LoopbackWire.for_bot(bots.RaisesRegardless()), name="raiser")
+    by_check = rows(report)
+    for check in ("call_only", "all_in_for_less", "side_pots_flop"):
+        assert by_check[check]["status"] == "fail", by_check[check]
+        assert by_check[check]["detail"].startswith("illegal: 'raise' is not a legal move now.")
+    assert by_check["call_only"]["answer"] == '{"kind": "raise", "amount": 100}'
+    # it raised to 4 before the flop: 56 left to call, two pots
+    assert by_check["side_pots_flop"]["expected"] == "fold | call 56"
+    assert "pots 64 (3 players) + 30 (2 players)" in by_check["side_pots_flop"]["detail"]
