@@ -532,6 +532,8 @@ def _judge(suite: _Suite, check: Check, decision: _Decision, how: str) -> Json:
     elif not decision.in_time:
         problems.append(f"answered after {decision.seconds:.2f} s (the turn had "
                         f"{suite.turn_seconds:g} s)")
+    elif decision.illegal and check.wire in ("duplicate", "stale", "reconnect"):
+        detail = f"(the answer is illegal: {decision.illegal}; see legal_throughout)"
     elif decision.illegal:
         problems.append(f"illegal: {decision.illegal}")
     count = len(wire.answers(decision.request_id))
@@ -542,7 +544,7 @@ def _judge(suite: _Suite, check: Check, decision: _Decision, how: str) -> Json:
         again = len(wire.answers(old)) - int(before)
         if again > 0:
             problems.append(f"answered the stale turn {old} again ({again} more)")
-        detail = f"old turn {old} re-sent first"
+        detail = " ".join([f"old turn {old} re-sent first", detail]).strip()
     if check.wire in ("duplicate", "stale") and not wire.alive():
         problems.append("the bot went away after it (crashed or disconnected)")
     if check.wire == "reconnect":
@@ -551,7 +553,7 @@ def _judge(suite: _Suite, check: Check, decision: _Decision, how: str) -> Json:
             return _row(check, "n/a", decision.answer, expected, text)
         if ok != "True":
             problems.append(text)
-        detail = text
+        detail = " ".join([text, detail]).strip()
     if check.wire == "timeout":
         detail = "the previous turn had 0 s: the server played the default check"
     if problems:
