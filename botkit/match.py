@@ -39,12 +39,13 @@ Command line (``python -m botkit.match --help``)::
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import random
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -208,6 +209,8 @@ def play_match(
     aivat_learn: bool = False,
     stats: bool = False,
     progress: Callable[[int, int], Any] | None = None,
+    lanes: Sequence[Mapping[str, BotLike]] = (),
+    parallel: Callable[[list[Callable[[], None]]], None] | None = None,
 ) -> MatchResult:
     """Play ``hands`` hands between ``bots`` (name -> bot, one per seat).
 
@@ -242,10 +245,24 @@ def play_match(
 
     ``progress(done, total)`` is called after every hand (round, or game of a game
     that ends) with the number played so far and the number to play.
+
+    ``lanes`` plays several deals at once: each entry is another set of the same bots
+    (name -> bot) with a table of its own; ``parallel(calls)`` runs the lanes' calls
+    concurrently and returns when all are done (the server's greenlets on its event
+    loop, research/remote.py: while one lane waits for a remote bot, another plays).
+    Every deal has the same cards as without lanes (chance is drawn in deal order);
+    the hands' order in the results and exports is the order they finished. Lanes
+    need stacks reset every hand and no AIVAT (its estimator follows one hand at a
+    time).
     """
+    if lanes and (parallel is None or aivat
+                  or (settings is not None and not settings.reset_stacks)):
+        raise ValueError("lanes need parallel, stacks reset every hand and no AIVAT.")
     names = list(bots)
     setup = _setup(game, names, settings, game_settings, seat_options)
     g, info = setup.game, setup.game.info
+    if lanes and info.ends:
+        raise ValueError(f"{info.title}: lanes play rounds, not games that end.")
     tracker: MatchTracker | None = None
     if aivat:
         if not supported(info.key):
@@ -277,69 +294,97 @@ def play_match(
     exports: list[str] = []
     length = series_length or deals
     done, total = 0, deals * rotations
+    bot_sets = [bots, *lanes]
+    states = [state, *(_table(setup, names) for _ in lanes)]
+    views = [make_view, *(g.view_maker(other) for other in states[1:])]
+
+    def play_deal(deal: int, lane: int, at_seat: list[str], rotation: int,
+                  seating: _Seating, drawn: Json | None) -> None:
+        nonlocal done
+        state, make_view = states[lane], views[lane]
+        chips = None
+        if info.ends:
+            state = states[lane] = _table(setup, at_seat)
+            nets, ended, opened, rounds = _play_game(setup, state, seating, make_view,
+                                                     chance, deal, illegal)
+        else:
+            if info.economy:
+                chips = [start_chips[seat] if reset or carried[name] == 0
+                         else carried[name] for seat, name in enumerate(at_seat)]
+            g.prepare_round(state, at_seat, chips, deal % n, setup.seat_options)
+            nets, ended, opened = _play_round(setup, state, seating, make_view,
+                                              chance.deal(deal, state) if drawn is None
+                                              else drawn, illegal,
+                                              tracker)
+            rounds = 1
+            if tracker is not None and not tracker.failed:
+                try:
+                    values = tracker.finish(state, nets)
+                except Exception as error:  # never lose the match for its estimate
+                    tracker.failed = f"{type(error).__name__}: {error}"
+                else:
+                    for seat, value in enumerate(values):
+                        corrected[at_seat[seat]].append(value)
+                        corrected_groups[at_seat[seat]][deal] += value
+        for seat, name in enumerate(at_seat):
+            net = nets[seat]
+            per_hand[name].append(net)
+            groups[name][deal] += net
+            totals[name] += net
+            if chips is not None:
+                carried[name] = chips[seat] + net
+            cumulative[name].append(totals[name])
+        if n > 2:
+            for a in range(n):
+                for b in range(n):
+                    if a != b:
+                        both.setdefault((at_seat[a], at_seat[b]), []).append(
+                            nets[a] - nets[b])
+        if record:
+            entry: dict[str, Any] = {"deal": deal, "rotation": rotation}
+            entry.update(g.round_summary(state, ended))
+            entry["seats"] = list(at_seat)
+            entry["net"] = {at_seat[seat]: nets[seat] for seat in range(n)}
+            if info.ends:
+                entry["rounds"] = rounds
+            records.append(entry)
+        if phh_out is not None:
+            exports.append(_export(g, state, len(exports) + 1, seed, opened))
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
     for first in range(0, deals, length):
         block = range(first, min(deals, first + length))
         for rotation in range(rotations):
             if duplicate or first == 0:
-                for bot in bots.values():
-                    new_match = getattr(bot, "new_match", None)
-                    if new_match is not None:
-                        new_match()
+                for bot_set in bot_sets:
+                    for bot in bot_set.values():
+                        new_match = getattr(bot, "new_match", None)
+                        if new_match is not None:
+                            new_match()
             at_seat = [names[(seat + rotation) % n] for seat in range(n)]
-            seating = _Seating(at_seat, bots)
-            if counter is not None:
-                seating.observers.append((counter.watch(at_seat), Viewer.superuser()))
-            for deal in block:
-                chips = None
-                if info.ends:
-                    state = _table(setup, at_seat)
-                    nets, ended, opened, rounds = _play_game(setup, state, seating, make_view,
-                                                             chance, deal, illegal)
-                else:
-                    if info.economy:
-                        chips = [start_chips[seat] if reset or carried[name] == 0
-                                 else carried[name] for seat, name in enumerate(at_seat)]
-                    g.prepare_round(state, at_seat, chips, deal % n, setup.seat_options)
-                    nets, ended, opened = _play_round(setup, state, seating, make_view,
-                                                      chance.deal(deal, state), illegal,
-                                                      tracker)
-                    rounds = 1
-                    if tracker is not None and not tracker.failed:
-                        try:
-                            values = tracker.finish(state, nets)
-                        except Exception as error:  # never lose the match for its estimate
-                            tracker.failed = f"{type(error).__name__}: {error}"
-                        else:
-                            for seat, value in enumerate(values):
-                                corrected[at_seat[seat]].append(value)
-                                corrected_groups[at_seat[seat]][deal] += value
-                for seat, name in enumerate(at_seat):
-                    net = nets[seat]
-                    per_hand[name].append(net)
-                    groups[name][deal] += net
-                    totals[name] += net
-                    if chips is not None:
-                        carried[name] = chips[seat] + net
-                    cumulative[name].append(totals[name])
-                if n > 2:
-                    for a in range(n):
-                        for b in range(n):
-                            if a != b:
-                                both.setdefault((at_seat[a], at_seat[b]), []).append(
-                                    nets[a] - nets[b])
-                if record:
-                    entry: dict[str, Any] = {"deal": deal, "rotation": rotation}
-                    entry.update(g.round_summary(state, ended))
-                    entry["seats"] = list(at_seat)
-                    entry["net"] = {at_seat[seat]: nets[seat] for seat in range(n)}
-                    if info.ends:
-                        entry["rounds"] = rounds
-                    records.append(entry)
-                if phh_out is not None:
-                    exports.append(_export(g, state, len(exports) + 1, seed, opened))
-                done += 1
-                if progress is not None:
-                    progress(done, total)
+            seatings = []
+            for bot_set in bot_sets:
+                seating = _Seating(at_seat, bot_set)
+                if counter is not None:
+                    seating.observers.append((counter.watch(at_seat), Viewer.superuser()))
+                seatings.append(seating)
+            if not lanes:
+                for deal in block:
+                    play_deal(deal, 0, at_seat, rotation, seatings[0], None)
+                continue
+            queue = iter(block)
+
+            def lane(number: int, queue: Iterator[int] = queue, at_seat: list[str] = at_seat,
+                     rotation: int = rotation, seatings: list[_Seating] = seatings) -> None:
+                for deal in queue:  # the lanes take the next deal in turn
+                    # drawn at once, so every deal's chance comes in deal order
+                    drawn = None if info.ends else chance.deal(deal, states[number])
+                    play_deal(deal, number, at_seat, rotation, seatings[number], drawn)
+
+            assert parallel is not None
+            parallel([functools.partial(lane, number) for number in range(len(bot_sets))])
         chance.forget()
     seconds = time.perf_counter() - started
     factor, divisor = setup.factor, setup.divisor

@@ -26,7 +26,7 @@ import random
 import sys
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -552,8 +552,13 @@ class MatchRunner:
     """
 
     def __init__(self, server: str, token: str, bot: BotLike, match: int, *,
-                 progress: bool = True, reconnect_for: float = 300.0) -> None:
+                 progress: bool = True, reconnect_for: float = 300.0,
+                 factory: Callable[[], BotLike] | None = None) -> None:
         self.server, self.token, self.bot = server, token, bot
+        # A match with lanes plays several deals at once: one bot per lane (a new one
+        # from ``factory``; without it the same bot plays every lane).
+        self.factory = factory
+        self.lanes: dict[int, BotLike] = {0: bot}
         self.summary = MatchSummary(match=match)
         self.progress, self.reconnect_for = progress, reconnect_for
         self.bar: Any = None
@@ -564,14 +569,26 @@ class MatchRunner:
         if isinstance(getattr(bot, "send_policy", None), bool):
             bot.send_policy = True  # type: ignore[attr-defined]  # house bots: for AIVAT
 
-    def call(self, hook: str, *args: Any) -> None:
-        method = getattr(self.bot, hook, None)
+    def lane(self, message: Json) -> BotLike:
+        """The bot of the message's lane (``lane``: a match playing deals at once)."""
+        number = message.get("lane")
+        if type(number) is not int:
+            return self.bot
+        bot = self.lanes.get(number)
+        if bot is None:
+            bot = self.lanes[number] = self.factory() if self.factory else self.bot
+            if isinstance(getattr(bot, "send_policy", None), bool):
+                bot.send_policy = True  # type: ignore[attr-defined]
+        return bot
+
+    def call(self, hook: str, *args: Any, bot: BotLike | None = None) -> None:
+        method = getattr(self.bot if bot is None else bot, hook, None)
         if method is not None:
             method(*args)
 
-    def feed(self, events: Any) -> None:
+    def feed(self, events: Any, bot: BotLike | None = None) -> None:
         for event in events or ():
-            self.call("observe", event)
+            self.call("observe", event, bot=bot)
 
     def handle(self, socket: WebsocketClient, message: Json) -> None:
         kind = message.get("type")
@@ -590,17 +607,18 @@ class MatchRunner:
                 self.bar = tqdm(total=message.get("hands"), unit="hand", file=sys.stderr,
                                 disable=not self.progress, dynamic_ncols=True)
         elif kind == "new_match":
-            self.call("new_match")
+            self.call("new_match", bot=self.lane(message))
         elif kind == "match_turn":
             if str(message.get("request_id")) in self.answered:
                 return  # answered already: one answer per request
             self.answered.append(str(message.get("request_id")))
-            self.feed(message.get("events"))
+            bot = self.lane(message)
+            self.feed(message.get("events"), bot)
             self.summary.turns += 1
             view = message["view"]
             policy = None
             try:
-                answer = self.bot.act(view)
+                answer = bot.act(view)
             except Exception as error:  # the bot's bug must not lose the turn
                 self.summary.errors += 1
                 print(f"\nthe bot raised {type(error).__name__}: {error}", file=sys.stderr)
@@ -624,8 +642,9 @@ class MatchRunner:
                 reply["policy"] = policy
             socket.send(reply)
         elif kind == "hand_over":
-            self.feed(message.get("events"))
-            self.call("hand_over", message.get("view"))
+            bot = self.lane(message)
+            self.feed(message.get("events"), bot)
+            self.call("hand_over", message.get("view"), bot=bot)
             self.summary.hands = int(message.get("hand", self.summary.hands + 1))
             self.summary.net = int(message.get("total", self.summary.net))
             if self.bar is not None:
@@ -728,7 +747,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main_match(args: argparse.Namespace, bot: BotLike) -> int:
     runner = MatchRunner(args.server, args.token, bot, args.match,
-                         progress=not args.no_progress, reconnect_for=args.reconnect_for)
+                         progress=not args.no_progress, reconnect_for=args.reconnect_for,
+                         factory=lambda: load_bot(args.bot))
     summary = _play(runner)
     if summary is None:
         return 1

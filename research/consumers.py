@@ -112,9 +112,10 @@ class MatchConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
 
     async def reply(self, kind: str, **fields: Any) -> None:
         if self.reply_to and self.bot is not None:
-            await self.channel_layer.send(self.reply_to, {
-                "type": "match.reply", "bot": self.bot.pk, "channel": self.channel_name,
-                "kind": kind, **fields})
+            message = {"type": "match.reply", "bot": self.bot.pk,
+                       "channel": self.channel_name, "kind": kind, **fields}
+            if not remote.reply(self.reply_to, message):  # the runner is in another process
+                await self.channel_layer.send(self.reply_to, message)
 
     # ------------------------------------------------------ from the runner
     async def match_probe(self, event: dict[str, Any]) -> None:

@@ -21,11 +21,20 @@ With the in-memory layer (one process) every layer call runs on the server's
 event loop (remembered by the consumer, :func:`remember_loop`): that layer's
 queues belong to one loop.  With Redis the runner runs its own event loop in a
 helper thread.
+
+**The match itself runs on that loop** (:meth:`Link.run`): ``play_match`` is plain
+synchronous code, so it runs in a greenlet that the loop switches into, and a
+remote bot's turn switches back out while the bot thinks (:func:`await_only`, the
+way SQLAlchemy's asyncio layer runs its synchronous core).  A decision then costs no
+thread hop: the turn goes to the consumer's queue and its answer wakes the match in
+the same thread (in-memory layer: without the layer's copies either).  The match
+thread only waits and stores the progress (the database is not used on the loop).
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import queue
 import secrets
@@ -34,6 +43,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+import greenlet
 from channels import DEFAULT_CHANNEL_LAYER
 from channels.layers import InMemoryChannelLayer, channel_layers, get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
@@ -57,6 +67,49 @@ def remember_loop() -> None:
     _main_loop = asyncio.get_running_loop()
 
 
+_local_links: dict[str, Link] = {}
+"""The runner channels of this process's links on the in-memory layer (:func:`reply`)."""
+
+
+def reply(channel: str, message: Json) -> bool:
+    """Put a consumer's reply straight into the inbox of a link of this process (the
+    in-memory layer), skipping the layer's copy and the link's pump; ``False`` if the
+    channel is not one (then it goes through the layer). Called on the server's loop."""
+    link = _local_links.get(channel)
+    if link is None:
+        return False
+    link.arrived(message)
+    return True
+
+
+def await_only(awaitable: Any) -> Any:
+    """Inside :meth:`Link.run`'s greenlet: wait for ``awaitable`` on the loop, letting
+    the loop run meanwhile, and return its result (or raise its exception)."""
+    parent = greenlet.getcurrent().parent
+    if parent is None:
+        raise RuntimeError("await_only outside a match greenlet")
+    return parent.switch(awaitable)
+
+
+async def _in_greenlet(call: Callable[[], Any]) -> Any:
+    """Run ``call`` in a greenlet, awaiting for it what it hands over (``await_only``)."""
+    runner = greenlet.greenlet(call)
+    request = runner.switch()
+    while not runner.dead:
+        try:
+            value = await request
+        except BaseException as error:  # handed to the match, which decides
+            request = runner.throw(error)
+        else:
+            request = runner.switch(value)
+    return request
+
+
+def _settle(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
 def bot_group(match_id: int, player_id: int) -> str:
     return f"match.{match_id}.bot.{player_id}"
 
@@ -73,6 +126,7 @@ class Link:
             # process's channels (locks, buffers) per instance, bound to one event loop.
             self.layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
         self.inbox: queue.Queue[Json] = queue.Queue()
+        self.waiters: list[asyncio.Future[None]] = []  # the match's greenlets (its lanes)
         self.own_loop: asyncio.AbstractEventLoop | None = None
         if isinstance(self.layer, InMemoryChannelLayer):
             deadline = time.monotonic() + wait_for_loop
@@ -90,6 +144,8 @@ class Link:
                              daemon=True).start()
         self.channel: str = self.call(self.layer.new_channel)
         self.pump = asyncio.run_coroutine_threadsafe(self._pump(), self.loop)
+        if self.own_loop is None:
+            _local_links[self.channel] = self
 
     def call(self, factory: Callable[[], Coroutine[Any, Any, Any]],
              timeout: float = 10.0) -> Any:
@@ -98,13 +154,94 @@ class Link:
 
     async def _pump(self) -> None:
         while True:
-            message = await self.layer.receive(self.channel)
-            self.inbox.put(message)
+            self.arrived(await self.layer.receive(self.channel))
+
+    def arrived(self, message: Json) -> None:
+        """A reply (on the loop): into the inbox, waking the match greenlet if it waits."""
+        self.inbox.put(message)
+        for waiter in self.waiters:  # each lane looks (the hub hands the answer to its own)
+            _settle(waiter)
+
+    def on_loop(self) -> bool:
+        """Whether this is the link's loop (the match greenlet), not another thread."""
+        try:
+            return asyncio.get_running_loop() is self.loop
+        except RuntimeError:
+            return False
+
+    def get(self, timeout: float) -> Json | None:
+        """The next reply, waiting at most ``timeout`` seconds (None: none came)."""
+        if not self.on_loop():
+            try:
+                return self.inbox.get(timeout=max(0.0, timeout))
+            except queue.Empty:
+                return None
+        if self.inbox.empty() and timeout > 0:
+            waiter = self.loop.create_future()
+            self.waiters.append(waiter)
+            timer = self.loop.call_later(timeout, _settle, waiter)
+            try:
+                await_only(waiter)
+            finally:
+                timer.cancel()
+                self.waiters.remove(waiter)
+        try:
+            return self.inbox.get_nowait()
+        except queue.Empty:
+            return None
+
+    def run(self, call: Callable[[], Any]) -> concurrent.futures.Future[Any]:
+        """Start ``call`` (the match) in a greenlet on the link's loop; its future."""
+        return asyncio.run_coroutine_threadsafe(_in_greenlet(call), self.loop)
+
+    @staticmethod
+    def parallel(calls: list[Callable[[], None]]) -> None:
+        """In the match greenlet: run ``calls`` (a match's lanes) in greenlets of their
+        own, concurrently, until all are done (the first error cancels the others)."""
+
+        async def together() -> None:
+            tasks = [asyncio.ensure_future(_in_greenlet(call)) for call in calls]
+            try:
+                await asyncio.gather(*tasks)
+            except BaseException:
+                for task in tasks:
+                    task.cancel()
+                raise
+
+        await_only(together())
 
     def send(self, group: str, message: Json) -> None:
-        self.call(lambda: self.layer.group_send(group, {**message, "reply_to": self.channel}))
+        event = {**message, "reply_to": self.channel}
+        if self.own_loop is None:  # the in-memory layer: every consumer is in this process
+            if self.on_loop():
+                self._deliver(group, event)
+            else:
+                self.loop.call_soon_threadsafe(self._deliver, group, event)
+        elif self.on_loop():
+            await_only(self.layer.group_send(group, event))
+        else:
+            self.call(lambda: self.layer.group_send(group, event))
+
+    def _deliver(self, group: str, event: Json) -> None:
+        """The in-memory layer's ``group_send`` without its cost, on the server's loop.
+
+        ``group_send`` deep-copies every message for every member and the runner waited
+        for it to finish: a thread hop there and back per message, most of a remote
+        decision's server time (docs/benchmarks.md, "Remote matches"). Here the runner
+        does not wait, and the message (built for this send, never changed after) goes
+        to each member's queue as it is; messages keep their order (one loop, FIFO).
+        """
+        layer = self.layer
+        assert isinstance(layer, InMemoryChannelLayer)
+        expires = time.time() + layer.expiry
+        for channel in list(layer.groups.get(group, ())):
+            inbox = layer.channels.setdefault(
+                channel, asyncio.Queue(maxsize=layer.get_capacity(channel)))
+            with contextlib.suppress(asyncio.QueueFull):  # as group_send: a full one misses it
+                inbox.put_nowait((expires, event))
 
     def close(self) -> None:
+        _local_links.pop(self.channel, None)
         self.pump.cancel()
         if self.own_loop is not None:
             loop = self.own_loop
@@ -152,15 +289,16 @@ class Hub:
         elif kind == "bye":
             bot.connections.discard(channel)
         elif kind == "action":
-            bot.answers[str(reply.get("request_id"))] = (reply.get("action"),
-                                                         reply.get("policy"))
+            request_id = str(reply.get("request_id"))
+            if request_id in bot.asked:  # else late (its turn timed out) or never asked
+                bot.answers[request_id] = (reply.get("action"), reply.get("policy"))
 
     def pump(self, timeout: float) -> None:
         """Handle the replies that arrive within ``timeout`` seconds (at least one wait)."""
-        try:
-            self.handle(self.link.inbox.get(timeout=max(0.0, timeout)))
-        except queue.Empty:
+        message = self.link.get(timeout)
+        if message is None:
             return
+        self.handle(message)
         while True:
             try:
                 self.handle(self.link.inbox.get_nowait())
@@ -200,6 +338,10 @@ class RemoteBot:
     valid answer; a good one goes with the action to the match (``"policy"``).
     Events the seat may see are buffered by ``observe`` and sent with the next turn
     or ``hand_over`` (one message, not one per event).
+
+    A match with lanes (several deals at once) plays the bot in each lane through
+    :meth:`lane`: the same connections, answers and counts, the lane's own events,
+    and ``"lane"`` in every message so that the SDK keeps one bot per lane.
     """
 
     def __init__(self, hub: Hub, player_id: int, name: str, *, turn_seconds: float,
@@ -209,6 +351,7 @@ class RemoteBot:
         self.turn_seconds, self.reconnect_seconds = turn_seconds, reconnect_seconds
         self.stack = stack
         self.connections: set[str] = set()
+        self.asked: set[str] = set()  # the request ids of the turns waiting for an answer
         self.answers: dict[str, Any] = {}
         self.events: list[Json] = []
         self.started: Json | None = None
@@ -216,6 +359,10 @@ class RemoteBot:
         self.invalid_policies = 0
         self.net = 0
         self.waited = 0.0
+
+    def lane(self, number: int) -> LaneBot:
+        """The bot in lane ``number`` of a match with lanes."""
+        return LaneBot(self, number)
 
     def tell(self, message: Json) -> None:
         self.hub.link.send(self.group, {"type": "match.message", "message": message})
@@ -236,41 +383,47 @@ class RemoteBot:
             self.hub.pump(0.5)
 
     # ------------------------------------------------------- the Bot interface
-    def new_match(self) -> None:
-        self.series += 1
-        self.tell({"type": "new_match", "series": self.series})
+    def new_match(self, lane: dict[str, int] | None = None) -> None:
+        if not lane or lane["lane"] == 0:
+            self.series += 1
+        self.tell({"type": "new_match", "series": self.series, **(lane or {})})
 
     def observe(self, event: Json) -> None:
         self.events.append(event)
 
-    def act(self, view: Json) -> Json:
+    def act(self, view: Json, lane: dict[str, int] | None = None,
+            events: list[Json] | None = None) -> Json:
         self._await_connection()
         self.turns += 1
         request_id = f"{self.turns}-{secrets.token_hex(4)}"
+        self.asked.add(request_id)
         self.tell({"type": "match_turn", "request_id": request_id, "hand": self.hands + 1,
-                   "time_left": self.turn_seconds, "events": self._take_events(),
-                   "view": {**view, "time_left": self.turn_seconds}})
+                   "time_left": self.turn_seconds,
+                   "events": self._take_events() if events is None else events,
+                   "view": {**view, "time_left": self.turn_seconds}, **(lane or {})})
         started = time.monotonic()
         deadline = started + self.turn_seconds
         reply: Any = None
-        while True:
-            while request_id not in self.answers:
-                left = deadline - time.monotonic()
-                if left <= 0:
+        try:
+            while True:
+                while request_id not in self.answers:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    self.hub.pump(left)
+                reply = self.answers.pop(request_id, None)
+                if reply is None:
                     break
-                self.hub.pump(left)
-            reply = self.answers.pop(request_id, None)
-            if reply is None:
-                break
-            refused = check_policy(view, *reply)
-            if not refused:
-                break
-            self.invalid_policies += 1
-            self.tell({"type": "error", "code": "invalid_policy", "message": refused,
-                       "request_id": request_id})
-            reply = None
+                refused = check_policy(view, *reply)
+                if not refused:
+                    break
+                self.invalid_policies += 1
+                self.tell({"type": "error", "code": "invalid_policy", "message": refused,
+                           "request_id": request_id})
+                reply = None
+        finally:
+            self.asked.discard(request_id)  # a late answer is dropped by the hub
         self.waited += time.monotonic() - started
-        self.answers.clear()  # late answers to earlier turns
         if reply is None:
             self.timeouts += 1
             return {"kind": "timeout"}  # malformed on purpose: counted, default action played
@@ -281,7 +434,8 @@ class RemoteBot:
             return {**answer, "policy": policy}
         return answer
 
-    def hand_over(self, result: Json) -> None:
+    def hand_over(self, result: Json, lane: dict[str, int] | None = None,
+                  events: list[Json] | None = None) -> None:
         self.hands += 1
         seat = result.get("seat")
         seats = result.get("seats") or []
@@ -289,12 +443,37 @@ class RemoteBot:
         net = (row["stack"] - self.stack) if row else 0
         self.net += net
         self.tell({"type": "hand_over", "hand": self.hands, "net": net, "total": self.net,
-                   "events": self._take_events(), "view": result})
+                   "events": self._take_events() if events is None else events,
+                   "view": result, **(lane or {})})
 
     def summary(self) -> Json:
         return {"player_id": self.player_id, "turns": self.turns, "timeouts": self.timeouts,
                 "invalid_policies": self.invalid_policies,
                 "seconds_waiting": round(self.waited, 3)}
+
+
+class LaneBot:
+    """:class:`RemoteBot` in one lane of a match: its own events, ``lane`` in messages."""
+
+    def __init__(self, bot: RemoteBot, number: int) -> None:
+        self.bot, self.tag = bot, {"lane": number}
+        self.events: list[Json] = []
+
+    def _take_events(self) -> list[Json]:
+        events, self.events = self.events, []
+        return events
+
+    def new_match(self) -> None:
+        self.bot.new_match(self.tag)
+
+    def observe(self, event: Json) -> None:
+        self.events.append(event)
+
+    def act(self, view: Json) -> Json:
+        return self.bot.act(view, self.tag, self._take_events())
+
+    def hand_over(self, result: Json) -> None:
+        self.bot.hand_over(result, self.tag, self._take_events())
 
 
 def check_policy(view: Json, action: Any, policy: Any) -> str:

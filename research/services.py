@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
 import random
 import tempfile
@@ -25,6 +26,7 @@ from django.utils import timezone
 from accounts.models import User
 from botkit.house import house_bots, make_bot
 from botkit.match import MatchSettings, play_match
+from botkit.results import MatchResult
 from botkit.stats import PlayerStats as Counters
 from botkit.stats import StatsAccumulator
 from engine.errors import EngineError
@@ -114,6 +116,7 @@ def update_all_stats(batch: int = 2000) -> int:
 
 STRUCTURES = ("NL", "PL", "FL")
 DEFAULT_GAME = "holdem"  # matches given the flat way (structure, blinds) are Hold'em's
+MAX_LANES = 16  # deals played at once in a match with remote bots (docs/protocol.md)
 
 
 def validate_match(data: Json) -> Json:
@@ -122,7 +125,9 @@ def validate_match(data: Json) -> Json:
     ``game`` is any registered game (default Texas Hold'em, whose table is given by
     ``structure``, blinds and ``stack_bb``); another game's table is ``settings``
     (JSON, validated by the game).  Hold'em matches are also corrected with AIVAT
-    (``aivat``, default true: docs/aivat.md; about 1–5 ms per hand). ``conformance``:
+    (``aivat``, default true: docs/aivat.md; about 1–5 ms per hand). ``lanes``: deals
+    played at once with remote bots (default 1; more needs ``aivat`` false, its
+    default then). ``conformance``:
     a conformance run of one remote bot instead (research/conformance.py)."""
     if data.get("conformance"):
         from .conformance import validate
@@ -159,13 +164,22 @@ def validate_match(data: Json) -> Json:
     stack = data.get("stack_bb", 200)
     if type(stack) is not int or not 1 <= stack <= 10_000:
         raise ValueError("stack_bb is 1 to 10000 big blinds.")
-    aivat = data.get("aivat", True)
+    lanes = data.get("lanes", 1)
+    if type(lanes) is not int or not 1 <= lanes <= MAX_LANES:
+        raise ValueError(f"lanes is 1 to {MAX_LANES}.")
+    if lanes > 1 and not remote_ids:
+        raise ValueError("lanes are for matches with remote bots (house bots need none).")
+    aivat = data.get("aivat", lanes == 1)
     if type(aivat) is not bool:
         raise ValueError("aivat is true or false.")
+    if aivat and lanes > 1:
+        raise ValueError("AIVAT follows one hand at a time: lanes need aivat false.")
     checked: Json = {
         "bots": [p["name"] for p in participants], "hands": hands, "seed": seed,
         "duplicate": bool(data.get("duplicate", False)), "structure": structure,
         "small_blind": small, "big_blind": big, "stack_bb": stack, "aivat": aivat}
+    if lanes > 1:
+        checked["lanes"] = lanes
     if remote_ids:
         checked["participants"] = participants
         for name, low, high, default in (("turn_seconds", 0.05, 60, conf("REMOTE_TURN_SECONDS")),
@@ -291,6 +305,7 @@ def run_match(match_id: int) -> MatchRun:
                                big_blind=s["big_blind"], stack=s["stack_bb"] * s["big_blind"])
         bots: dict[str, Any] = {}
         remotes: dict[str, remote.RemoteBot] = {}
+        lanes = int(s.get("lanes", 1))
         if has_remote:
             link = remote.Link(wait_for_loop=float(s["connect_seconds"]), waiting_for=", ".join(
                 p["name"] for p in participants if p["kind"] == "remote"))
@@ -303,7 +318,8 @@ def run_match(match_id: int) -> MatchRun:
                                        reconnect_seconds=float(s["connect_seconds"]),
                                        stack=s["stack_bb"] * s["big_blind"])
                 hub.add(bot)
-                bots[name] = remotes[name] = bot
+                remotes[name] = bot
+                bots[name] = bot if lanes == 1 else bot.lane(0)
             else:
                 bots[name] = make_bot(p["house"], random.Random(s["seed"] * 1000 + i))
         if hub is not None:
@@ -319,11 +335,21 @@ def run_match(match_id: int) -> MatchRun:
                 bot.tell(bot.started)
         with tempfile.TemporaryDirectory() as directory:
             keep_phh = s["hands"] <= conf("PHH_MAX_HANDS")
-            result = play_match(bots, config, hands=s["hands"], seed=s["seed"],
-                                duplicate=s["duplicate"], phh_out=directory if keep_phh else None,
-                                record=False, aivat=bool(s.get("aivat", False)),
-                                stats=not keep_phh,  # else counted from the stored hands
-                                progress=_progress(match))
+            progress = _progress(match)
+            done = [0, 0]
+
+            def play() -> MatchResult:
+                return play_match(
+                    bots, config, hands=s["hands"], seed=s["seed"], duplicate=s["duplicate"],
+                    phh_out=directory if keep_phh else None, record=False,
+                    aivat=bool(s.get("aivat", False)),
+                    stats=not keep_phh,  # else counted from the stored hands
+                    progress=progress if link is None else _note(done),
+                    lanes=[_lane(names, participants, remotes, s["seed"], number)
+                           for number in range(1, lanes)],
+                    parallel=remote.Link.parallel if lanes > 1 else None)
+
+            result = play() if link is None else _on_loop(link, play, progress, done)
             phh = (Path(directory) / "match.phhs").read_text() if keep_phh else ""
         results = result.to_json()
         for name, row in results["bots"].items():
@@ -340,6 +366,42 @@ def run_match(match_id: int) -> MatchRun:
         match.status, match.error = MatchStatus.FAILED, f"{type(error).__name__}: {error}"
         match.error_code = "match_error"
     return _finish(match, hub, link)
+
+
+def _lane(names: list[str], participants: list[Json], remotes: dict[str, remote.RemoteBot],
+          seed: int, number: int) -> dict[str, Any]:
+    """The match's bots for lane ``number``: each remote bot's lane, new house bots."""
+    lane: dict[str, Any] = {}
+    for i, (name, p) in enumerate(zip(names, participants, strict=True)):
+        if p["kind"] == "remote":
+            lane[name] = remotes[name].lane(number)
+        else:
+            lane[name] = make_bot(p["house"], random.Random((seed * 1000 + i) * 100 + number))
+    return lane
+
+
+def _note(done: list[int]) -> Callable[[int, int], None]:
+    def note(played: int, total: int) -> None:
+        done[:] = [played, total]
+
+    return note
+
+
+def _on_loop(link: remote.Link, play: Callable[[], MatchResult],
+             progress: Callable[[int, int], None], done: list[int]) -> MatchResult:
+    """Play a match with remote bots on the link's event loop (research/remote.py), this
+    thread storing its progress meanwhile (the database is not used on the loop)."""
+    future = link.run(play)
+    while True:
+        try:
+            result: MatchResult = future.result(timeout=1.0)
+        except concurrent.futures.TimeoutError:
+            if done[1]:
+                progress(*done)
+            continue
+        if done[1]:
+            progress(*done)
+        return result
 
 
 def _progress(match: MatchRun, every: float = 1.0) -> Callable[[int, int], None]:
