@@ -134,11 +134,17 @@ class MatchJoin:
         stack = int(settings["stack_bb"]) * int(settings["big_blind"])
         self.adapter = acpc.AcpcMatchBot(self.io.send, limit=structure == "FL", stack=stack)
         layer = self.layer.layer
-        self.channel = self.layer.call(layer.new_channel)
+        try:
+            self.channel = self.layer.call(layer.new_channel)
+        except Exception as error:
+            raise _unavailable(error) from None
         pump = asyncio.run_coroutine_threadsafe(self._pump(), self.layer.loop)
         try:
             for group in self.groups:
-                self.layer.call(functools.partial(layer.group_add, group, self.channel))
+                try:
+                    self.layer.call(functools.partial(layer.group_add, group, self.channel))
+                except Exception as error:
+                    raise _unavailable(error) from None
             threading.Thread(target=self._read, name="acpc-match-reader", daemon=True).start()
             self.io.send(f"# JOINED match {self.match_id} as {self.bot.name}: {structure} "
                          f"{settings['small_blind']}/{settings['big_blind']}, stack {stack}, "
@@ -154,9 +160,12 @@ class MatchJoin:
             pump.cancel()
 
     async def _pump(self) -> None:
-        while True:
-            message = await self.layer.layer.receive(self.channel)
-            self.inbox.put(("layer", message))
+        try:
+            while True:
+                message = await self.layer.layer.receive(self.channel)
+                self.inbox.put(("layer", message))
+        except Exception as error:  # the session ends: it would hear nothing more
+            self.inbox.put(("layer_error", error))
 
     def _read(self) -> None:
         from .server import Closed, Refused
@@ -191,6 +200,8 @@ class MatchJoin:
                 continue
             if source == "closed":
                 return
+            if source == "layer_error":
+                raise _unavailable(item)
             if source == "line":
                 self._line(item)
                 continue
@@ -279,6 +290,14 @@ class MatchJoin:
         self._token_valid()
         self._reply("action", request_id=self.request_id, action=move)
         self.request_id = ""
+
+
+def _unavailable(error: BaseException) -> Exception:
+    from .server import Refused
+
+    log.warning("ACPC MATCH: the channel layer failed: %r", error)
+    return Refused("unavailable", "The channel layer (Redis) cannot be reached; connect "
+                                  "again in a moment.")
 
 
 def join(io: LineSocket, bot: Player, match_id: int) -> None:

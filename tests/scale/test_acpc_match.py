@@ -313,3 +313,29 @@ def test_two_acpc_bots_play_one_match(parts: Parts) -> None:
     print(f"two ACPC bots, MATCH:{match_id}: 200 hands, "
           f"{match.results['hands_per_second']:.0f} hands/s in the runner; "
           + "; ".join(o.strip().splitlines()[-1] for o in outputs.values()))
+
+
+def test_redis_out_of_reach(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A listener whose Redis cannot be reached refuses MATCH with ``unavailable``."""
+    from rest_framework.test import APIClient
+
+    from accounts.models import Player, PlayerKind, Role, User
+    from accounts.services import create_bot
+    from research import services
+
+    if not os.environ.get("REDIS_URL"):
+        pytest.fail("this test needs Redis: run it with REDIS_URL=redis://... (bin/test does)")
+    monkeypatch.setattr(services, "launch", lambda match_id: None)
+    owner = User.objects.create_user("acpc-owner", role=Role.TESTER)
+    Player.objects.create(owner=owner, name="acpc-owner", kind=PlayerKind.HUMAN)
+    _, token = create_bot(owner=owner, name="AcpcBot")
+    api = APIClient()
+    api.force_login(owner)
+    match_id = _create(api, hands=10)
+    parts = Parts(tmp_path, f"redis://127.0.0.1:{_free_port()}/0")  # nothing listens there
+    try:
+        lines = _lines(parts.port, [f"TOKEN:{token}", f"MATCH:{match_id}"])
+    finally:
+        parts.stop()
+    assert lines == ["# ERROR unavailable: The channel layer (Redis) cannot be reached; "
+                     "connect again in a moment."], parts.logs()
