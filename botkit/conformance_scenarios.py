@@ -592,8 +592,9 @@ def run_suite(wire: Wire, *, name: str = "bot", turn_seconds: float = TURN_SECON
             answers = [show_answer(d.answer) for d in suite.decisions
                        if d.scenario == scenario.name][-3:]
             rows.append(_row(check, "fail", ", ".join(answers), " | ".join(check.kinds),
-                             f"the situation never arose in {tries} hands: the bot's earlier "
-                             "answers ended the hand first", tries))
+                             f"the situation never arose in {tries} hands: the hand ended "
+                             "first (the bot's last answers shown; an illegal one is replaced "
+                             "by check or fold)", tries))
             continue
         row = _judge(suite, check, target, how)
         row["tries"] = tries
