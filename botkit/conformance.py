@@ -130,7 +130,10 @@ def run_remote(server: str, token: str, *, bot: str | None = None, bot_cmd: str 
         ws = (server.replace("https://", "wss://").replace("http://", "ws://").rstrip("/")
               + f"/ws/matches/{match_id}/")
         command = bot_cmd.format(server=server, token=token, match=match_id, ws=ws)
-        process = subprocess.Popen(shlex.split(command), stdout=sys.stderr.fileno())
+        try:
+            process = subprocess.Popen(shlex.split(command), stdout=sys.stderr.fileno())
+        except (OSError, ValueError) as error:
+            return None, f"Cannot run the bot command: {error}"
     try:
         deadline = time.monotonic() + wait
         while True:
@@ -139,6 +142,12 @@ def run_remote(server: str, token: str, *, bot: str | None = None, bot_cmd: str 
                 break
             if time.monotonic() > deadline:
                 return None, f"Conformance run {match_id} did not finish within {wait:g} s."
+            if data["status"] in ("queued", "waiting"):  # the bot gave up before joining
+                if process is not None and process.poll() is not None:
+                    return None, (f"The bot command exited (code {process.returncode}) "
+                                  "before it joined the run.")
+                if thread is not None and not thread.is_alive():
+                    return None, "The bot stopped before it joined the run."
             time.sleep(0.25)
     finally:
         if thread is not None:

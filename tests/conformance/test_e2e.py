@@ -4,7 +4,8 @@ command in another, the bot over the real match websocket.
 * ``--bot house:rule_based`` (the SDK's MatchRunner in the command's process) passes
   every check, the reconnect included (the server closes its socket with 1012);
 * ``--bot-cmd`` runs a raw websocket bot (tests/conformance/raw_bot.py) that exits
-  when a turn comes twice: the report names ``duplicate_turn`` and the exit code is 1.
+  when a turn comes twice: the report names ``duplicate_turn`` and the exit code is 1;
+* a command that exits before joining, and a bad token: no report, exit code 2.
 """
 
 from __future__ import annotations
@@ -28,6 +29,13 @@ def test_conformance_over_the_websocket(server: Server) -> None:
     tokens = json.loads(server.manage("-m", "tests.sdk.server", "match_setup"))
     house_bot_passes(server, tokens["Skynet"])
     raw_bot_that_crashes_on_a_duplicate_turn_fails(server, tokens["Skynet"])
+    # A command that never joins: no report, exit code 2, without waiting it out.
+    started = time.monotonic()
+    done = conformance(server, tokens["Skynet"], "--bot-cmd", "false")
+    assert done.returncode == 2 and "exited (code 1) before it joined" in done.stderr
+    assert time.monotonic() - started < 20
+    refused = conformance(server, "not-a-token", "--bot", "house:random")
+    assert refused.returncode == 2 and "The server refused" in refused.stderr
 
 
 def house_bot_passes(server: Server, token: str) -> None:
