@@ -1,6 +1,9 @@
-"""The ACPC listener: one thread per TCP connection, each one bot at one live table.
+"""The ACPC listener: one thread per TCP connection, each one bot at one live table
+(``TABLE:``) or in one batch match: against a house bot, played here (``OPPONENT:``,
+:func:`batch_match`), or created elsewhere, joined as its remote participant through
+the Redis channel layer (``MATCH:<id>``, :mod:`acpc.match_join`).
 
-A connection (docs/acpc.md):
+A connection to a table (docs/acpc.md):
 
 1. the client sends header lines ``TOKEN:<bot token>``, ``TABLE:<id>`` and optionally
    ``SEAT:<n>``, ``BUYIN:<chips>``, ``HANDS:<n>`` (``#``/``;`` lines are comments),

@@ -8,7 +8,9 @@ process); ``manage.py acpc_server`` listens in another; the client is the spec-w
 ``tests/acpc/client.py``. Checked: the stored match (done, hand count, zero-sum, the
 remote bot's turns), its ``acpc_log --match`` export re-imported by ``python -m
 botkit.acpc import``, the documented treatment of invalid lines, a client that goes
-away (``bye``: the match fails once ``connect_seconds`` ran out), and the refusals.
+away (``bye``: the match fails once ``connect_seconds`` ran out) or connects again, the
+refusals (Redis out of reach included), and two ACPC bots (``python -m botkit.acpc
+play``) as the two remote participants of one match.
 
 This module lives in tests/scale, not tests/acpc: bin/test runs tests/acpc once, in the
 SQLite stage (``-m "not postgres"``), and leaves it out of the PostgreSQL + Redis stage;
@@ -339,3 +341,47 @@ def test_redis_out_of_reach(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
         parts.stop()
     assert lines == ["# ERROR unavailable: The channel layer (Redis) cannot be reached; "
                      "connect again in a moment."], parts.logs()
+
+
+def test_a_client_that_connects_again(parts: Parts) -> None:
+    """A client that goes away and connects again within ``connect_seconds`` goes on with
+    the match (its runner tells the new connection ``match_started`` again); a turn of the
+    hand it missed the start of is checked or folded for it, a turn sent while it was
+    away times out."""
+    from rest_framework.test import APIClient
+
+    from accounts.models import Player, PlayerKind, Role, User
+    from accounts.services import create_bot
+
+    owner = User.objects.create_user("acpc-owner", role=Role.TESTER)
+    Player.objects.create(owner=owner, name="acpc-owner", kind=PlayerKind.HUMAN)
+    _, token = create_bot(owner=owner, name="AcpcBot")
+    api = APIClient()
+    api.force_login(owner)
+    match_id = _create(api, hands=30, seed=4, connect_seconds=20, turn_seconds=2)
+    runner = parts.run_match(match_id)
+    header = [f"TOKEN:{token}", f"MATCH:{match_id}"]
+    with socket.create_connection(("127.0.0.1", parts.port), timeout=30) as sock:
+        reader = sock.makefile("r", encoding="ascii", newline="\n")
+        sock.sendall("".join(f"{line}\n" for line in [*header, "VERSION:2.0.0"]).encode())
+        for raw in reader:  # the first turn: answered, then the client goes away
+            line = raw.rstrip("\r\n")
+            if line.startswith("MATCHSTATE"):
+                viewer, _, parsed = read_state(GAME, line)
+                if not parsed.finished and parsed.current() == viewer:
+                    sock.sendall(f"{line}:c\r\n".encode())
+                    break
+        sock.shutdown(socket.SHUT_RDWR)
+    played = play(parts.port, header, GAME, seed=3)
+    assert runner.wait(timeout=60) == 0, parts.logs()
+    assert played.comments[0].startswith(f"# JOINED match {match_id}")
+    assert played.comments[1] == f"# MATCH {match_id}: AcpcBot against rule_based, 30 hands"
+    assert played.comments[-1].startswith(f"# DONE match {match_id}: 30 hands, ")
+    assert not [c for c in played.comments[2:-1] if c != "# WARNING joined during a hand: "
+                "checked or folded for you until the next one"], played.comments
+    assert len(played.hands) >= 25
+    match = _stored(match_id)
+    assert match.status == "done", (match.error, parts.logs())
+    mine = match.results["bots"]["AcpcBot"]
+    # A turn sent while the client was away times out (counted as illegal too).
+    assert mine["illegal"] == mine["timeouts"] <= 1, mine

@@ -13,7 +13,8 @@ from acpc import server
 
 
 class Command(BaseCommand):
-    help = "Serve the ACPC protocol (VERSION:2.0.0) on a TCP port: bots join live tables."
+    help = ("Serve the ACPC protocol (VERSION:2.0.0) on a TCP port: bots join live tables "
+            "and batch matches.")
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--host", default=os.environ.get("ACPC_HOST", "127.0.0.1"))
