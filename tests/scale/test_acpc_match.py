@@ -385,3 +385,42 @@ def test_a_client_that_connects_again(parts: Parts) -> None:
     mine = match.results["bots"]["AcpcBot"]
     # A turn sent while the client was away times out (counted as illegal too).
     assert mine["illegal"] == mine["timeouts"] <= 1, mine
+
+
+def test_a_regenerated_token_ends_the_session(parts: Parts) -> None:
+    """The token is checked again with the answers (at most once a second): once it is
+    regenerated the connection ends with ``session_ended``."""
+    from rest_framework.test import APIClient
+
+    from accounts.models import Player, PlayerKind, Role, User
+    from accounts.services import create_bot, regenerate_bot_token
+
+    owner = User.objects.create_user("acpc-owner", role=Role.TESTER)
+    Player.objects.create(owner=owner, name="acpc-owner", kind=PlayerKind.HUMAN)
+    bot, token = create_bot(owner=owner, name="AcpcBot")
+    api = APIClient()
+    api.force_login(owner)
+    match_id = _create(api, hands=50, seed=6, connect_seconds=1, turn_seconds=2)
+    runner = parts.run_match(match_id)
+    got: list[str] = []
+    with socket.create_connection(("127.0.0.1", parts.port), timeout=30) as sock:
+        reader = sock.makefile("r", encoding="ascii", newline="\n")
+        sock.sendall(f"TOKEN:{token}\nMATCH:{match_id}\nVERSION:2.0.0\n".encode())
+        turns = 0
+        for raw in reader:
+            line = raw.rstrip("\r\n")
+            got.append(line)
+            if not line.startswith("MATCHSTATE"):
+                continue
+            viewer, _, parsed = read_state(GAME, line)
+            if parsed.finished or parsed.current() != viewer:
+                continue
+            turns += 1
+            if turns == 2:
+                regenerate_bot_token(bot)
+                time.sleep(1.1)
+            sock.sendall(f"{line}:c\r\n".encode())
+    assert got[-1].startswith("# ERROR session_ended"), got[-5:]
+    assert turns == 2, got
+    assert runner.wait(timeout=60) == 0, parts.logs()
+    assert _stored(match_id).error_code == "remote_bot_disconnected"
