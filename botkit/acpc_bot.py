@@ -47,6 +47,7 @@ class Played:
 
     states: int = 0
     answers: int = 0
+    hands: set[int] = field(default_factory=set)  # the hand numbers of the states
     comments: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -207,6 +208,7 @@ def play(server: tuple[str, int], header: Sequence[str], bot: BotLike, *,
                         player.comment(line)
                     continue
                 played.states += 1
+                played.hands.add(parse_match_state(line).hand_id)
                 answer = player.respond(line)
                 if answer is not None:
                     answers.append(answer)
@@ -233,6 +235,7 @@ def main(args: Any) -> int:
                   stack=args.stack)
     for line in played.comments:
         sys.stdout.write(line + "\n")
-    sys.stdout.write(f"{played.answers} answers to {played.states} states in "
-                     f"{played.seconds:.2f} s\n")
+    rate = len(played.hands) / played.seconds if played.seconds else 0.0
+    sys.stdout.write(f"{len(played.hands)} hands, {played.answers} answers to "
+                     f"{played.states} states in {played.seconds:.2f} s ({rate:.1f} hands/s)\n")
     return 1 if any(c.startswith("# ERROR") for c in played.comments) else 0
