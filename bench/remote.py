@@ -94,6 +94,7 @@ class Server:
                 [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
                  "pokersite.asgi:application"], cwd=ROOT, env=self.env, stdout=log,
                 stderr=subprocess.STDOUT)
+        print(f"server: pid {self.process.pid}, {self.url}", file=sys.stderr)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:

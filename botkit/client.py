@@ -173,9 +173,12 @@ class WebsocketClient:
         self.resyncs = 0
 
     @classmethod
-    def for_match(cls, server: str, token: str, match_id: int) -> WebsocketClient:
-        """The websocket of batch match ``match_id`` (docs/protocol.md, "Batch matches")."""
-        return cls(server, token, path=f"/ws/matches/{match_id}/")
+    def for_match(cls, server: str, token: str, match_id: int,
+                  batch: bool = False) -> WebsocketClient:
+        """The websocket of batch match ``match_id`` (docs/protocol.md, "Batch matches");
+        ``batch``: hand ends may come in one ``batch`` frame with the next message."""
+        return cls(server, token,
+                   path=f"/ws/matches/{match_id}/" + ("?batch=1" if batch else ""))
 
     def connect(self) -> None:
         from websockets.sync.client import connect

@@ -656,13 +656,18 @@ class MatchRunner:
             self.summary.results = message.get("results")
             self.summary.error = message.get("error")
             self.over = True
+        elif kind == "batch":  # several messages in one frame (the ?batch=1 connection)
+            for part in message.get("messages") or ():
+                if isinstance(part, dict):
+                    self.handle(socket, part)
         elif kind == "error":
             if message.get("code") in MATCH_REFUSALS:
                 raise ServerError(str(message["code"]), str(message.get("message", "")))
             print(f"\nserver: {message.get('code')}: {message.get('message')}", file=sys.stderr)
 
     def play(self) -> None:
-        socket = WebsocketClient.for_match(self.server, self.token, self.summary.match)
+        socket = WebsocketClient.for_match(self.server, self.token, self.summary.match,
+                                           batch=True)
         socket.connect()
         try:
             for message in socket.messages(idle=5.0):

@@ -9,11 +9,13 @@ runner's channel.  The same limits as the table websocket (``settings.TABLES``).
 from __future__ import annotations
 
 import json
+import logging
 import time
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import InMemoryChannelLayer
 from django.conf import settings
 
 from accounts.credentials import Credential
@@ -24,7 +26,9 @@ from tables.wire import LoopDispatch, TokenBucket, WireError, decode
 from . import remote
 from .models import MatchRun, MatchStatus
 
+log = logging.getLogger(__name__)
 RECHECK_SECONDS = 1.0  # how often an action re-checks the bot token (accounts.credentials)
+HOLD_HAND_ENDS = 16  # with ?batch=1: at most this many hand ends wait for the next message
 CLOSE_CODES = {"not_authenticated": 4401, "session_ended": 4401, "not_a_participant": 4403,
                "match_not_found": 4404, "match_over": 4410}
 
@@ -54,6 +58,8 @@ class MatchConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         self.group = ""
         self.reply_to = ""
         self.pending = ""  # the request id of the turn sent last (its answer is never throttled)
+        self.batching = b"batch=1" in self.scope.get("query_string", b"").split(b"&")
+        self.held: list[dict[str, Any]] = []  # hand ends waiting for the next message
         await self.accept()
         if self.bot is None:
             await self.refuse("not_authenticated",
@@ -71,6 +77,8 @@ class MatchConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         if not await self.join_groups([group, *auth_groups], accepted=True):
             return  # the channel layer is down: refused with "unavailable", 1013
         self.group, self.auth_groups = group, auth_groups
+        if isinstance(self.channel_layer, InMemoryChannelLayer):
+            remote.attach(group, self)  # the runner is in this process: it calls deliver()
         await self.send_json({"type": "match_joined", **info})
 
     async def refuse(self, code: str, message: str) -> None:
@@ -81,6 +89,7 @@ class MatchConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         for group in getattr(self, "auth_groups", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         if getattr(self, "group", ""):
+            remote.detach(self.group, self)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.reply("bye")
 
@@ -91,6 +100,7 @@ class MatchConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         await self.refuse("session_ended", "This bot token has ended (regenerated, bot "
                           "deleted or owner deactivated); connect with the new token.")
         if self.group:  # the runner treats the bot as gone
+            remote.detach(self.group, self)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.reply("bye")
             self.group = ""
@@ -118,6 +128,15 @@ class MatchConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
                 await self.channel_layer.send(self.reply_to, message)
 
     # ------------------------------------------------------ from the runner
+    async def deliver(self, event: dict[str, Any]) -> None:
+        """A runner message handed over directly (same process: research/remote.py)."""
+        handler = self.match_probe if event["type"] == "match.probe" else self.match_message
+        try:
+            await handler(event)
+        except Exception:  # a connection going away must not stop the match
+            log.exception("match %s: could not deliver to %s", self.match_id,
+                          self.channel_name)
+
     async def match_probe(self, event: dict[str, Any]) -> None:
         self.reply_to = event["reply_to"]
         await self.reply("hello")
@@ -125,12 +144,21 @@ class MatchConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
     async def match_message(self, event: dict[str, Any]) -> None:
         self.reply_to = event["reply_to"]
         message = event["message"]
-        if message.get("type") == "match_turn":
+        kind = message.get("type")
+        if kind == "match_turn":
             self.pending = str(message["request_id"])
+        if self.batching:
+            # ``?batch=1``: a hand's end waits for the next message (a turn, most often)
+            # and goes in one frame with it; a hand's end is seldom urgent, a frame costs.
+            if kind == "hand_over" and len(self.held) < HOLD_HAND_ENDS:
+                self.held.append(message)
+                return
+            if self.held:
+                message, self.held = {"type": "batch", "messages": [*self.held, message]}, []
         await self.send_json(message)
-        if message.get("type") == "match_over":
+        if kind == "match_over":
             await self.close(code=1000)
-        elif message.get("type") == "going_away":
+        elif kind == "going_away":
             # The runner drops this connection on purpose (the conformance suite's
             # reconnect check): 1012 "service restart", so the bot connects again.
             await self.close(code=1012)

@@ -67,6 +67,24 @@ def remember_loop() -> None:
     _main_loop = asyncio.get_running_loop()
 
 
+_consumers: dict[str, set[Any]] = {}
+"""In-memory layer only: the match consumers of each bot group in this process, which
+the match greenlet hands its messages to directly (:meth:`Link.send`)."""
+
+
+def attach(group: str, consumer: Any) -> None:
+    """A match consumer joined ``group`` (in-memory layer: same process as the runner)."""
+    _consumers.setdefault(group, set()).add(consumer)
+
+
+def detach(group: str, consumer: Any) -> None:
+    members = _consumers.get(group)
+    if members is not None:
+        members.discard(consumer)
+        if not members:
+            del _consumers[group]
+
+
 _local_links: dict[str, Link] = {}
 """The runner channels of this process's links on the in-memory layer (:func:`reply`)."""
 
@@ -214,7 +232,12 @@ class Link:
         event = {**message, "reply_to": self.channel}
         if self.own_loop is None:  # the in-memory layer: every consumer is in this process
             if self.on_loop():
-                self._deliver(group, event)
+                members = _consumers.get(group)
+                if members:  # straight to the consumers: no queue, no dispatch, no task
+                    for consumer in list(members):
+                        await_only(consumer.deliver(event))
+                else:
+                    self._deliver(group, event)
             else:
                 self.loop.call_soon_threadsafe(self._deliver, group, event)
         elif self.on_loop():
