@@ -241,11 +241,10 @@ class Scenario:
 
     def deck(self, attempt: int = 1) -> str:
         """The deck: the scripted cards where the dealing puts them (two cards per seat
-        from the small blind on, the button last — heads-up the button is the small
-        blind — then the board), the other cards in an order fixed per ``attempt``."""
+        from the seat after the button on, the button last, then the board), the other
+        cards in an order fixed per ``attempt``."""
         n = len(self.stacks)
-        order = ([self.button, 1 - self.button] if n == 2
-                 else [(self.button + k) % n for k in range(1, n + 1)])
+        order = [(self.button + k) % n for k in range(1, n + 1)]
         rng = random.Random(f"{self.name}/{attempt}")
         rest = [c for c in FULL_DECK if c not in self.board + "".join(self.holes.values())]
         rng.shuffle(rest)
@@ -294,6 +293,11 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
     Scenario("side_pots_flop", "NL", (200, 60, 30), bot=0, button=0,
              holes={1: "QsQh", 2: "JsJh"}, board="2c7d9hTc3s",
              script={1: (CALL, ALL_IN), 2: (CHECK, CALL)}),
+    # Heads-up, the bot on the button; the big blind holds four aces (board A A K 7 2):
+    # when the hand reaches a showdown without a river bet by the bot, the big blind
+    # shows first and the beaten bot is asked to show or muck.
+    Scenario("showdown", "NL", (200, 200), bot=0, button=0, holes={1: "AdAc"},
+             board="AsAhKd7c2s"),
     # The small blind folds to the bot: the winner of an uncontested pot may show.
     Scenario("show_or_muck", "NL", (200, 200), bot=1, button=0, script={0: (FOLD,)}),
 )}
@@ -332,6 +336,8 @@ CHECKS: tuple[Check, ...] = (
           "side_pots_flop", ("fold", "call"), _street("flop")),
     Check("show_or_muck", "Show or muck (winner of an uncontested pot)", "show_or_muck",
           ("show", "muck")),
+    Check("show_or_muck_showdown", "Show or muck (beaten at a showdown)", "showdown",
+          ("show", "muck"), lambda index, view: bool(view["legal"].get("can_show"))),
     Check("duplicate_turn", "Wire: the same turn sent twice (one answer)", "nl_open",
           ("fold", "call", "raise"), wire="duplicate"),
     Check("stale_turn", "Wire: an answered turn sent again, then the current one",
@@ -585,16 +591,23 @@ def run_suite(wire: Wire, *, name: str = "bot", turn_seconds: float = TURN_SECON
             continue
         target: _Decision | None = None
         tries, how = 0, ""
+        first = len(suite.decisions)
         while target is None and tries < MAX_TRIES:
             tries += 1
             target, how = suite.play(scenario, check, attempt=tries)
         if target is None:
-            answers = [show_answer(d.answer) for d in suite.decisions
-                       if d.scenario == scenario.name][-3:]
-            rows.append(_row(check, "fail", ", ".join(answers), " | ".join(check.kinds),
-                             f"the situation never arose in {tries} hands: the hand ended "
-                             "first (the bot's last answers shown; an illegal one is replaced "
-                             "by check or fold)", tries))
+            mine = suite.decisions[first:]
+            bad = [d for d in mine if d.answer is None or not d.in_time or d.illegal]
+            shown = ", ".join(dict.fromkeys(show_answer(d.answer) for d in (bad or mine)[-3:]))
+            if bad:  # its wrong answers (replaced by check or fold) ended the hands
+                why = bad[0].illegal or bad[0].note or "no answer in time"
+                rows.append(_row(check, "fail", shown, " | ".join(check.kinds),
+                                 f"never reached in {tries} hands: the bot's answers before "
+                                 f"it were wrong ({why})", tries))
+            else:  # its own legal play avoided it: nothing to hold against it
+                rows.append(_row(check, "n/a", shown, " | ".join(check.kinds),
+                                 f"never reached in {tries} hands: the bot's own legal answers "
+                                 "ended each hand first (last answers shown)", tries))
             continue
         row = _judge(suite, check, target, how)
         row["tries"] = tries

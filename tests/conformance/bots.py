@@ -100,3 +100,12 @@ class RaisesRegardless(_Base):
             bet = max(p["bet"] for p in view["hand"]["players"])
             return {"kind": "raise", "amount": 2 * bet}
         return super().act(view)
+
+
+class Folder(_Base):
+    """Folds whenever folding is offered (legal, if hopeless)."""
+
+    def act(self, view: Json) -> Json:
+        if view["legal"].get("can_fold"):
+            return {"kind": "fold"}
+        return super().act(view)
