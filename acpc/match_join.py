@@ -122,17 +122,21 @@ class MatchJoin:
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.channel = ""
         self.reply_to = ""
-        self.request_id = ""  # the turn waiting for the client's answer
         self.hands = self.net = 0
         self.checked = time.monotonic()
-        self.adapter: acpc.AcpcMatchBot | None = None
+        self.limit, self.stack, self.lanes = False, 0, 1
+        # Per lane (a match with lanes plays several deals at once, docs/protocol.md):
+        # the hand's conversion and the request id of the turn waiting for an answer.
+        self.adapters: dict[int, acpc.AcpcMatchBot] = {}
+        self.requests: dict[int, str] = {}
 
     # ---------------------------------------------------------------- set-up
     def run(self) -> None:
         settings = check_match(self.match_id, self.bot)
         structure = settings.get("structure", "NL")
         stack = int(settings["stack_bb"]) * int(settings["big_blind"])
-        self.adapter = acpc.AcpcMatchBot(self.io.send, limit=structure == "FL", stack=stack)
+        self.limit, self.stack = structure == "FL", stack
+        self.lanes = max(1, int(settings.get("lanes") or 1))
         layer = self.layer.layer
         try:
             self.channel = self.layer.call(layer.new_channel)
@@ -238,10 +242,17 @@ class MatchJoin:
             raise Refused("session_ended", "This bot token has ended (regenerated, bot "
                                            "deleted or owner deactivated).")
 
+    def _adapter(self, lane: int) -> acpc.AcpcMatchBot:
+        if lane not in self.adapters:
+            self.adapters[lane] = acpc.AcpcMatchBot(self.io.send, limit=self.limit,
+                                                    stack=self.stack)
+        return self.adapters[lane]
+
     def _message(self, message: Json) -> bool:
         """A message of the runner; True at the end of the match."""
-        assert self.adapter is not None
         kind = message.get("type")
+        lane = message.get("lane", 0)
+        lane = lane if isinstance(lane, int) else 0
         if kind == "match_started":
             others = [n for n in message.get("bots") or [] if n != message.get("bot")]
             settings = message.get("settings") or {}
@@ -249,19 +260,21 @@ class MatchJoin:
                          f"{', '.join(others)}, {message.get('hands')} hands"
                          + (" (duplicate)" if settings.get("duplicate") else ""))
         elif kind == "match_turn":
+            adapter = self._adapter(lane)
             for event in message.get("events") or []:
-                self.adapter.observe(event)
-            self.request_id = ""
-            move = self.adapter.start_turn(message.get("view") or {})
+                adapter.observe(self._numbered(event, lane))
+            self.requests.pop(lane, None)
+            move = adapter.start_turn(message.get("view") or {})
             if move is not None:  # not asked (a muck)
                 self._reply("action", request_id=str(message.get("request_id")), action=move)
             else:
-                self.request_id = str(message.get("request_id"))
+                self.requests[lane] = str(message.get("request_id"))
         elif kind == "hand_over":
-            self.request_id = ""
-            self.adapter.turn = None  # a turn not answered in time is over
+            adapter = self._adapter(lane)
+            self.requests.pop(lane, None)
+            adapter.turn = None  # a turn not answered in time is over
             for event in message.get("events") or []:
-                self.adapter.observe(event)
+                adapter.observe(self._numbered(event, lane))
             self.hands = int(message.get("hand") or 0)
             self.net = int(message.get("total") or 0)
         elif kind == "match_over":
@@ -279,17 +292,33 @@ class MatchJoin:
             self.io.send(f"# ERROR {message.get('code')}: {message.get('message')}")
         return False
 
+    def _numbered(self, event: Json, lane: int) -> Json:
+        """With lanes every lane's table numbers its own hands: the states get
+        ``number × lanes + lane``, one number per hand of the match."""
+        if self.lanes == 1 or event.get("type") != "HandStarted":
+            return event
+        return {**event, "number": int(event.get("number") or 0) * self.lanes + lane}
+
     def _line(self, line: str) -> None:
-        assert self.adapter is not None
-        if not self.request_id and not self.adapter.waiting:
-            self.adapter.answer(line)  # "not your turn" (comments ignored)
+        """A line of the client: to the turn whose state it echoes (with lanes several
+        turns may wait, one per lane), else to any waiting turn, which refuses it."""
+        waiting = [lane for lane in self.requests if self.adapters[lane].waiting]
+        if not waiting:
+            self._adapter(0).answer(line)  # "not your turn" (comments ignored)
             return
-        move = self.adapter.answer(line)
+        lane = waiting[0]
+        if len(waiting) > 1:
+            with contextlib.suppress(acpc.AcpcError):
+                echo = acpc.parse_match_state(line)
+                lane = next((n for n in waiting
+                             if acpc.same_state(echo, self.adapters[n].turn_state,
+                                               self.limit)),
+                            lane)
+        move = self.adapters[lane].answer(line)
         if move is None:
             return
         self._token_valid()
-        self._reply("action", request_id=self.request_id, action=move)
-        self.request_id = ""
+        self._reply("action", request_id=self.requests.pop(lane), action=move)
 
 
 def _unavailable(error: BaseException) -> Exception:

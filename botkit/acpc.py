@@ -767,6 +767,11 @@ class AcpcMatchBot:
         """Whether a turn waits for the client's answer."""
         return self.turn is not None
 
+    @property
+    def turn_state(self) -> str:
+        """The state line of the turn waiting for an answer (``""``: none)."""
+        return self.turn[0] if self.turn is not None else ""
+
     def answer(self, line: str) -> Json | None:
         """One line from the client during its turn: the move once it is decided (a valid
         answer, or a call after the third refusal), ``None`` while the turn goes on

@@ -275,23 +275,28 @@ def test_invalid_lines_and_a_client_that_goes_away(parts: Parts) -> None:
         f"# ERROR match_over: Match {match_id} is over (failed)."]
 
 
-def test_two_acpc_bots_play_one_match(parts: Parts) -> None:
+@pytest.mark.parametrize("lanes", [1, 4])
+def test_two_acpc_bots_play_one_match(parts: Parts, lanes: int) -> None:
     """Both remote participants are ACPC clients: ``python -m botkit.acpc play`` with
-    house bots, which learn the game (NL 1/2, 100 big blinds) from ``# JOINED``."""
-    from rest_framework.test import APIClient
-
+    house bots, which learn the game (NL 1/2, 100 big blinds) from ``# JOINED``. With
+    lanes (several deals at once) each client gets the states of several hands in
+    turn; the listener sends each answer to the turn whose state it echoes."""
     from accounts.models import Player, PlayerKind, Role, User
     from accounts.services import create_bot
+    from research import services
 
     tokens = {}
     for name in ("AcpcBot", "OtherBot"):
         owner = User.objects.create_user(f"{name}-owner", role=Role.TESTER)
         Player.objects.create(owner=owner, name=f"{name}-owner", kind=PlayerKind.HUMAN)
         tokens[name] = create_bot(owner=owner, name=name)[1]
-    api = APIClient()
-    api.force_login(owner)
-    match_id = _create(api, bots=[{"remote": "AcpcBot"}, {"remote": "OtherBot"}], hands=200,
-                       duplicate=True, seed=8, small_blind=1, big_blind=2, stack_bb=100)
+    settings = {"bots": [{"remote": "AcpcBot"}, {"remote": "OtherBot"}], "hands": 200,
+                "duplicate": True, "seed": 8, "structure": "NL", "small_blind": 1,
+                "big_blind": 2, "stack_bb": 100, "aivat": False, "connect_seconds": 30,
+                "turn_seconds": 10}
+    if lanes > 1:  # not (yet) a field of POST /api/v1/matches/
+        settings["lanes"] = lanes
+    match_id = services.create_match(settings_data=settings, user=owner).pk
     runner = parts.run_match(match_id)
     clients = {name: subprocess.Popen(
         [sys.executable, "-m", "botkit.acpc", "play", "--server", f"127.0.0.1:{parts.port}",
@@ -305,6 +310,7 @@ def test_two_acpc_bots_play_one_match(parts: Parts) -> None:
         assert clients[name].returncode == 0, output
         assert f"# DONE match {match_id}: 200 hands" in output, output
         assert "WARNING" not in output and "ERROR" not in output, output
+        assert output.strip().splitlines()[-1].startswith("200 hands, "), output  # numbers
     match = _stored(match_id)
     assert match.status == "done", (match.error, parts.logs())
     rows = match.results["bots"]
@@ -312,7 +318,7 @@ def test_two_acpc_bots_play_one_match(parts: Parts) -> None:
     for name in ("AcpcBot", "OtherBot"):
         assert rows[name]["kind"] == "remote" and rows[name]["turns"] > 200
         assert rows[name]["illegal"] == rows[name]["timeouts"] == 0
-    print(f"two ACPC bots, MATCH:{match_id}: 200 hands, "
+    print(f"two ACPC bots, MATCH:{match_id}, {lanes} lane(s): 200 hands, "
           f"{match.results['hands_per_second']:.0f} hands/s in the runner; "
           + "; ".join(o.strip().splitlines()[-1] for o in outputs.values()))
 
