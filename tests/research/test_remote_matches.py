@@ -127,9 +127,68 @@ async def test_a_match_played_over_the_match_websocket(bob: Any, carol: Any,
     assert over["status"] == "done", over
     assert seen["match_started"] == 1 and seen["new_match"] == 2 and seen["hand_over"] == 30
     assert seen["match_turn"] > 30 and "error" not in seen
+    assert "batch" not in seen  # one message per frame unless the bot asks (?batch=1)
     stored = await database_sync_to_async(MatchRun.objects.get)(pk=match.pk)
     skynet = stored.results["bots"]["Skynet"]
     assert skynet["kind"] == "remote" and skynet["hands"] == 30 and skynet["timeouts"] == 0
     assert skynet["illegal"] == 0 and skynet["turns"] == seen["match_turn"]
     await asyncio.sleep(0)
     assert await refused(match.pk, token) == ("match_over", 4410)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_lanes_and_batched_frames(bob: Any) -> None:
+    """``lanes``: several deals at once, each message names its lane; ``?batch=1``: hand
+    ends come in ``batch`` frames with the next message; the duplicate deals still pair."""
+    _, token = await database_sync_to_async(create_bot)(owner=bob, name="Skynet")
+    match = await database_sync_to_async(MatchRun.objects.create)(
+        created_by=bob, settings=await database_sync_to_async(services.validate_match)(
+            {"bots": ["calling_station", {"remote": "Skynet"}], "hands": 40, "seed": 3,
+             "duplicate": True, "lanes": 3, "turn_seconds": 5, "connect_seconds": 20}))
+    assert match.settings["lanes"] == 3 and match.settings["aivat"] is False
+    communicator = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/?batch=1",
+                                         headers=[(b"authorization", f"Bearer {token}".encode())])
+    assert (await communicator.connect())[0]
+    assert (await receive(communicator))["type"] == "match_joined"
+    await database_sync_to_async(services.launch)(match.pk)
+    seen: dict[str, int] = {}
+    lanes: dict[str, set[int]] = {}
+    over = None
+    while over is None:
+        frame = await receive(communicator, timeout=20)
+        seen["frames"] = seen.get("frames", 0) + 1
+        if frame["type"] == "batch":
+            seen["batch"] = seen.get("batch", 0) + 1
+        for message in frame["messages"] if frame["type"] == "batch" else [frame]:
+            kind = message["type"]
+            seen[kind] = seen.get(kind, 0) + 1
+            if "lane" in message:
+                lanes.setdefault(kind, set()).add(message["lane"])
+            if kind == "match_turn":
+                legal = message["view"]["legal"]
+                await communicator.send_to(text_data=json.dumps({
+                    "type": "match_action", "request_id": message["request_id"],
+                    "action": {"kind": "check" if legal["can_check"] else "call"}}))
+            elif kind == "match_over":
+                over = message
+    assert over["status"] == "done", over
+    assert seen["hand_over"] == 40 and seen["batch"] > 10
+    assert seen["frames"] < sum(seen[k] for k in seen if k not in ("frames", "batch"))
+    assert lanes["match_turn"] == lanes["hand_over"] == lanes["new_match"] == {0, 1, 2}
+    assert seen["new_match"] == 2 * 3  # each series, in every lane
+    stored = await database_sync_to_async(MatchRun.objects.get)(pk=match.pk)
+    skynet = stored.results["bots"]["Skynet"]
+    assert skynet["hands"] == 40 and skynet["turns"] == seen["match_turn"]
+    assert skynet["net"] + stored.results["bots"]["calling_station"]["net"] == 0
+    # every deal was played twice, seats swapped: each hole-card pair dealt twice
+    from engine.phh.notation import loads_all
+
+    dealt: dict[str, int] = {}
+    for _, history in loads_all(stored.phh):
+        assert not isinstance(history, Exception)
+        for line in history.fields["actions"]:
+            parts = line.split()
+            if parts[:2] == ["d", "dh"]:
+                dealt[parts[3]] = dealt.get(parts[3], 0) + 1
+    assert len(dealt) == 40 and set(dealt.values()) == {2}
