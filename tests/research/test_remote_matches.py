@@ -192,3 +192,22 @@ async def test_lanes_and_batched_frames(bob: Any) -> None:
             if parts[:2] == ["d", "dh"]:
                 dealt[parts[3]] = dealt.get(parts[3], 0) + 1
     assert len(dealt) == 40 and set(dealt.values()) == {2}
+
+
+@pytest.mark.django_db
+def test_lanes_are_checked(bob: Any) -> None:
+    create_bot(owner=bob, name="Skynet")
+    remote = ["random", {"remote": "Skynet"}]
+    for body, words in (({"bots": remote, "lanes": 0}, "lanes is 1 to 16"),
+                        ({"bots": remote, "lanes": 17}, "lanes is 1 to 16"),
+                        ({"bots": remote, "lanes": "2"}, "lanes is 1 to 16"),
+                        ({"bots": ["random", "random"], "lanes": 2}, "remote bots"),
+                        ({"bots": remote, "lanes": 2, "aivat": True}, "aivat false")):
+        answer = post(bob, body)
+        assert answer.status_code == 400, body
+        error = answer.json()["error"]
+        assert error["code"] == "bad_match" and words in error["message"], (body, error)
+    checked = services.validate_match({"bots": remote, "lanes": 4})
+    assert checked["lanes"] == 4 and checked["aivat"] is False
+    assert "lanes" not in services.validate_match({"bots": remote})
+    assert services.validate_match({"bots": remote})["aivat"] is True
