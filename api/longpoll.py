@@ -130,6 +130,8 @@ async def wait_until(table_id: int, since: int, timeout: float) -> int:
             await asyncio.wait_for(layer.group_add(group, channel), LAYER_TIMEOUT)
         except Exception:  # the channel layer is away (Redis): poll the database only
             channel = None
+        else:  # a change published before the subscription: seen here, not a poll later
+            version = await db(table_version, table_id)
     try:
         while version <= since and (left := deadline - loop.time()) > 0:
             step = min(left, POLL_SECONDS)
@@ -138,7 +140,8 @@ async def wait_until(table_id: int, since: int, timeout: float) -> int:
             else:
                 try:
                     message = await asyncio.wait_for(layer.receive(channel), step)
-                    seen = int(message.get("message", {}).get("version") or 0)
+                    # tables.fanout.layer_message: the version is the message's own key
+                    seen = int(message.get("version") or 0)
                     if seen <= since:
                         continue
                 except TimeoutError:
