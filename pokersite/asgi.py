@@ -13,6 +13,7 @@ django_asgi_app = get_asgi_application()  # set up Django before importing consu
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
+from agents import server as mcp_server  # noqa: E402  (the MCP endpoint, docs/mcp.md)
 from pokersite.routing import websocket_application  # noqa: E402
 from tables.worker import ensure_in_process_worker  # noqa: E402
 
@@ -27,4 +28,6 @@ router = ProtocolTypeRouter(
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> Any:
     # Without Redis (one process) the table worker runs inside this process: see tables/worker.py.
     ensure_in_process_worker()
+    if mcp_server.handles(scope):  # /mcp/: LLM agents over MCP (Streamable HTTP)
+        return await mcp_server.application(scope, receive, send)
     return await router(scope, receive, send)

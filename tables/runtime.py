@@ -191,11 +191,14 @@ class TableRun:
         self.record(events)
         return events
 
-    def policy(self, seat: int, policy: list[Json]) -> None:
-        """Keep a bot's stated probabilities for the game call about to be made."""
+    def policy(self, seat: int, policy: list[Json] | None, reason: str | None = None) -> None:
+        """Keep a bot's stated probabilities (and its ``reason``, if it gave one) for the
+        game call about to be made."""
         if self.hand_row is not None:
-            self.hand_row.policies.append(
-                {"call": len(self.hand_row.calls), "seat": seat, "policy": policy})
+            entry: Json = {"call": len(self.hand_row.calls), "seat": seat, "policy": policy}
+            if reason is not None:
+                entry["reason"] = reason
+            self.hand_row.policies.append(entry)
             self._policy_added = True
 
     def record(self, events: list[Event] | list[Event | Json]) -> None:

@@ -227,7 +227,10 @@ def _policies(hand: Hand, viewer: Viewer) -> list[Json]:
             continue
         call = hand.calls[entry["call"]] if entry["call"] < len(hand.calls) else None
         action = call[2] if call and call[0] == "apply" and len(call) > 2 else None
-        out.append({"seat": entry["seat"], "action": action, "policy": entry["policy"]})
+        item = {"seat": entry["seat"], "action": action, "policy": entry["policy"]}
+        if "reason" in entry:  # an act's reason (docs/mcp.md); ``policy`` may then be None
+            item["reason"] = entry["reason"]
+        out.append(item)
     return out
 
 

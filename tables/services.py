@@ -351,6 +351,7 @@ def _act(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
     if version != table.decision_version:
         raise TableError("stale_version",
                          f"This turn began at version {table.decision_version}, not {version}.")
+    reason = _reason(command)
     if "policy" in command:  # a bot's probabilities for its moves (docs/protocol.md)
         moves = run.game.legal_moves(run.state, seat)
         try:
@@ -361,8 +362,30 @@ def _act(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
             policy = validate_policy(moves, command["policy"], action)
         except PolicyError as error:
             raise TableError("invalid_policy", str(error)) from None
-        run.policy(seat, policy)
+        run.policy(seat, policy, reason)
+    elif reason is not None:
+        run.policy(seat, None, reason)
     run.engine(run.game.apply, seat, action)
+
+
+MAX_REASON = 2000  # characters of an act's ``reason`` (docs/mcp.md)
+
+
+def _reason(command: Json) -> str | None:
+    """An act's optional ``reason``: why the player chose the move, in its own words
+    (an LLM agent's, docs/mcp.md). Stored with the hand like a policy, shown only to
+    whoever may see the seat's cards, never to opponents during the hand."""
+    if command.get("reason") is None:
+        return None
+    reason = command["reason"]
+    if not isinstance(reason, str):
+        raise TableError("malformed_message", "The field “reason” must be text.")
+    if len(reason) > MAX_REASON:
+        raise TableError("reason_too_long", f"A reason is at most {MAX_REASON} characters.")
+    problem = text_problem(reason, multiline=True)
+    if problem:
+        raise TableError("invalid_text", f"The reason: {problem}")
+    return reason.strip() or None
 
 
 def _skip_formalities(run: TableRun, user: User, bot: Player | None, command: Json) -> None:
