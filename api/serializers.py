@@ -286,8 +286,12 @@ class MatchCreateSerializer(serializers.Serializer):
     seed = serializers.IntegerField(min_value=0, max_value=2**62, default=1)
     duplicate = serializers.BooleanField(default=False)
     aivat = serializers.BooleanField(
-        default=True, help_text="Hold'em: AIVAT-corrected results beside raw and duplicate "
-        "(docs/aivat.md; about 1–5 ms of CPU per hand).")
+        required=False, help_text="Hold'em: AIVAT-corrected results beside raw and duplicate "
+        "(docs/aivat.md; about 1–5 ms of CPU per hand). Default true, false with lanes.")
+    lanes = serializers.IntegerField(
+        required=False, help_text="Remote bots: deals played at once, 1 to 16 (default 1; "
+        "more needs aivat false). Every message to a bot then names its lane "
+        "(docs/protocol.md, \"Lanes\").")
     game = serializers.CharField(
         required=False, max_length=32,
         help_text="A registered game (GET /api/v1/games/); default Texas Hold'em, whose "
