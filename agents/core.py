@@ -95,15 +95,17 @@ def list_tables(bot: Player, game: str = "", free_seats: int | None = None,
     return {"tables": tables, "count": len(rows)}
 
 
-def _hud(snapshot: Json) -> dict[str, Json]:
-    """Every opponent's VPIP / PFR / AF, for games that count them (poker)."""
+def _hud(snapshot: Json, fresh: bool = False) -> dict[str, Json]:
+    """Every opponent's VPIP / PFR / AF, for games that count them (poker), counted
+    over all their stored hands. The incremental counters are brought up to date at
+    most every HUD_REFRESH_SECONDS per process, or now when ``fresh``."""
     info = snapshot.get("info") or {}
     stats = (info.get("game_info") or {}).get("stats") or []
     if "vpip" not in stats:
         return {}
     global _hud_updated
-    with _hud_lock:  # the incremental counters, at most every HUD_REFRESH_SECONDS
-        if time.monotonic() - _hud_updated > HUD_REFRESH_SECONDS:
+    with _hud_lock:
+        if fresh or time.monotonic() - _hud_updated > HUD_REFRESH_SECONDS:
             research_services.update_stats()
             _hud_updated = time.monotonic()
     mine = set((snapshot.get("you") or {}).get("seats") or [])
@@ -139,11 +141,13 @@ def last_hand(table_id: int, bot: Player) -> Json | None:
 
 
 def state(table_id: Any, bot: Player, *, with_last: bool = False) -> Json:
-    """The bot's view: ``text`` for the model, ``state`` (JSON) for programs."""
+    """The bot's view: ``text`` for the model, the rest (JSON) for programs. With
+    ``with_last`` (get_state, and a wait that did not end on the bot's turn) also the
+    last finished hand's result and an up-to-date HUD."""
     table_id = _table_id(table_id)
     snap = selectors.snapshot(table_id, bot.owner, bot)
     turn = snap.pop("your_turn")
-    hud = _hud(snap)
+    hud = _hud(snap, fresh=with_last)
     out: Json = {
         "table": table_id, "version": snap["version"], "hand": snap["hand"],
         "seats_mine": snap["you"]["seats"], "your_turn": turn is not None,

@@ -128,10 +128,11 @@ def test_agent_plays_holdem_and_dice(mcp_server: McpServer) -> None:
     stored = mcp_server.inspect(table)
     assert stored["hands"] >= HANDS
     assert stored["reasons"] and all(r.startswith("decision ") for r in stored["reasons"])
+    reasons_in_the_hand_history(mcp_server)
 
 
-def test_reasons_in_the_owners_hand_history(mcp_server: McpServer) -> None:
-    """Runs after the game above: its reasons are in the hand history the owner's bot reads."""
+def reasons_in_the_hand_history(mcp_server: McpServer) -> None:
+    """The reasons given are in the hand history the owner's bot reads (REST API)."""
     token = mcp_server.setup["token"]
     base = f"http://127.0.0.1:{mcp_server.port}/api/v1"
     with httpx2.Client(headers={"Authorization": f"Bearer {token}"}, timeout=30) as http:
