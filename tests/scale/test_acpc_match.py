@@ -10,7 +10,7 @@ remote bot's turns), its ``acpc_log --match`` export re-imported by ``python -m
 botkit.acpc import``, the documented treatment of invalid lines, a client that goes
 away (``bye``: the match fails once ``connect_seconds`` ran out) or connects again, the
 refusals (Redis out of reach included), and two ACPC bots (``python -m botkit.acpc
-play``) as the two remote participants of one match.
+play``) as the two remote participants of one match (with and without lanes).
 
 This module lives in tests/scale, not tests/acpc: bin/test runs tests/acpc once, in the
 SQLite stage (``-m "not postgres"``), and leaves it out of the PostgreSQL + Redis stage;
@@ -103,18 +103,26 @@ class Parts:
                     process.kill()
 
 
-@pytest.fixture
-def parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Parts]:
+@pytest.fixture(scope="module")
+def listener(tmp_path_factory: pytest.TempPathFactory, django_db_setup: None,
+             django_db_blocker: Any) -> Iterator[Parts]:
+    """One listener for the module (the tests' data is theirs: matches, bots)."""
     redis_url = os.environ.get("REDIS_URL")
     if not redis_url:
         pytest.fail("this test needs Redis: run it with REDIS_URL=redis://... (bin/test does)")
+    with django_db_blocker.unblock():
+        started = Parts(tmp_path_factory.mktemp("acpc-match"), redis_url)
+    yield started
+    started.stop()
+
+
+@pytest.fixture
+def parts(listener: Parts, monkeypatch: pytest.MonkeyPatch) -> Parts:
     from research import services
 
     # The API's background launch is off: each match's runner is a process of its own.
     monkeypatch.setattr(services, "launch", lambda match_id: None)
-    started = Parts(tmp_path, redis_url)
-    yield started
-    started.stop()
+    return listener
 
 
 def _lines(port: int, header: list[str], limit: int = 5) -> list[str]:
@@ -290,7 +298,7 @@ def test_two_acpc_bots_play_one_match(parts: Parts, lanes: int) -> None:
         owner = User.objects.create_user(f"{name}-owner", role=Role.TESTER)
         Player.objects.create(owner=owner, name=f"{name}-owner", kind=PlayerKind.HUMAN)
         tokens[name] = create_bot(owner=owner, name=name)[1]
-    settings = {"bots": [{"remote": "AcpcBot"}, {"remote": "OtherBot"}], "hands": 200,
+    settings = {"bots": [{"remote": "AcpcBot"}, {"remote": "OtherBot"}], "hands": 100,
                 "duplicate": True, "seed": 8, "structure": "NL", "small_blind": 1,
                 "big_blind": 2, "stack_bb": 100, "aivat": False, "connect_seconds": 30,
                 "turn_seconds": 10}
@@ -308,17 +316,17 @@ def test_two_acpc_bots_play_one_match(parts: Parts, lanes: int) -> None:
     assert runner.wait(timeout=60) == 0, parts.logs()
     for name, output in outputs.items():
         assert clients[name].returncode == 0, output
-        assert f"# DONE match {match_id}: 200 hands" in output, output
+        assert f"# DONE match {match_id}: 100 hands" in output, output
         assert "WARNING" not in output and "ERROR" not in output, output
-        assert output.strip().splitlines()[-1].startswith("200 hands, "), output  # numbers
+        assert output.strip().splitlines()[-1].startswith("100 hands, "), output  # numbers
     match = _stored(match_id)
     assert match.status == "done", (match.error, parts.logs())
     rows = match.results["bots"]
     assert sum(row["net"] for row in rows.values()) == 0
     for name in ("AcpcBot", "OtherBot"):
-        assert rows[name]["kind"] == "remote" and rows[name]["turns"] > 200
+        assert rows[name]["kind"] == "remote" and rows[name]["turns"] > 100
         assert rows[name]["illegal"] == rows[name]["timeouts"] == 0
-    print(f"two ACPC bots, MATCH:{match_id}, {lanes} lane(s): 200 hands, "
+    print(f"two ACPC bots, MATCH:{match_id}, {lanes} lane(s): 100 hands, "
           f"{match.results['hands_per_second']:.0f} hands/s in the runner; "
           + "; ".join(o.strip().splitlines()[-1] for o in outputs.values()))
 
