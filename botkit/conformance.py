@@ -11,12 +11,14 @@ The server creates a conformance run (``POST /api/v1/conformance/``) for the tok
 bot; the bot then plays it over ``/ws/matches/<id>/`` — in this process through the
 SDK's :class:`botkit.runner.MatchRunner` (``--bot``), or as any program speaking the
 websocket protocol (``--bot-cmd``, in any language; ``{server}``, ``{token}``,
-``{match}`` and ``{ws}`` — the match's websocket URL — are filled in). The server
+``{match}`` and ``{ws}`` — the match's websocket URL — are filled in, and are in its
+environment as ``POKERBOT_SERVER``, ``POKERBOT_TOKEN``, ``POKERBOT_MATCH`` and
+``POKERBOT_WS``, which keeps the token out of the process list). The server
 puts it through scripted Hold'em situations (:mod:`botkit.conformance_scenarios`)
 and the report is printed as a table: check, PASS/FAIL, the bot's answer, what was
 legal, details. ``--json`` prints the report as JSON.
 
-Exit codes: 0 every check passed; 1 a check failed; 2 the run could not be made (bad
+Exit codes: 0 no check failed (each PASS or n/a); 1 a check failed; 2 the run could not be made (bad
 arguments, the server refused, the bot never connected, time ran out).
 """
 
@@ -131,7 +133,10 @@ def run_remote(server: str, token: str, *, bot: str | None = None, bot_cmd: str 
               + f"/ws/matches/{match_id}/")
         command = bot_cmd.format(server=server, token=token, match=match_id, ws=ws)
         try:
-            process = subprocess.Popen(shlex.split(command), stdout=sys.stderr.fileno())
+            env = {**os.environ, "POKERBOT_SERVER": server, "POKERBOT_TOKEN": token,
+                   "POKERBOT_MATCH": str(match_id), "POKERBOT_WS": ws}
+            process = subprocess.Popen(shlex.split(command), stdout=sys.stderr.fileno(),
+                                       env=env)
         except (OSError, ValueError) as error:
             return None, f"Cannot run the bot command: {error}"
     try:

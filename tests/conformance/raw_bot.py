@@ -1,12 +1,14 @@
 """A bot speaking the match websocket directly (no SDK runner), for ``--bot-cmd``.
 
-``python -m tests.conformance.raw_bot WS_URL TOKEN [--crash-on-duplicate]``: checks or
+``python -m tests.conformance.raw_bot WS_URL [--crash-on-duplicate]`` (the token from
+``$POKERBOT_TOKEN``, as ``pokerbot conformance --bot-cmd`` sets it): checks or
 calls (mucks at a show-or-muck); with ``--crash-on-duplicate`` it exits with an
 error when a turn comes a second time (a deliberately broken bot).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import Any
@@ -23,7 +25,7 @@ def answer(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> int:
-    url, token = sys.argv[1], sys.argv[2]
+    url, token = sys.argv[1], os.environ["POKERBOT_TOKEN"]
     crash = "--crash-on-duplicate" in sys.argv
     seen: set[str] = set()
     give_up = time.monotonic() + 60

@@ -3,8 +3,9 @@ command in another, the bot over the real match websocket.
 
 * ``--bot house:rule_based`` (the SDK's MatchRunner in the command's process) passes
   every check, the reconnect included (the server closes its socket with 1012);
-* ``--bot-cmd`` runs a raw websocket bot (tests/conformance/raw_bot.py) that exits
-  when a turn comes twice: the report names ``duplicate_turn`` and the exit code is 1;
+* ``--bot-cmd`` runs a raw websocket bot (tests/conformance/raw_bot.py, no SDK
+  runner): it passes; made to exit when a turn comes twice, the report names
+  ``duplicate_turn`` and the exit code is 1;
 * a command that exits before joining, and a bad token: no report, exit code 2.
 """
 
@@ -28,6 +29,7 @@ def test_conformance_over_the_websocket(server: Server) -> None:
     """One server for both runs (starting one costs more than a run)."""
     tokens = json.loads(server.manage("-m", "tests.sdk.server", "match_setup"))
     house_bot_passes(server, tokens["Skynet"])
+    raw_bot_passes(server, tokens["Skynet"])
     raw_bot_that_crashes_on_a_duplicate_turn_fails(server, tokens["Skynet"])
     # A command that never joins: no report, exit code 2, without waiting it out.
     started = time.monotonic()
@@ -53,8 +55,18 @@ def house_bot_passes(server: Server, token: str) -> None:
     print(f"\nconformance over the websocket: {seconds:.1f} s\n{done.stdout}")
 
 
+def raw_bot_passes(server: Server, token: str) -> None:
+    """A program of its own (no SDK runner) passes too, reconnecting by itself."""
+    done = conformance(server, token, "--json", "--bot-cmd",
+                       f"{PYTHON} -m tests.conformance.raw_bot {{ws}}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = {row["check"]: row for row in json.loads(done.stdout)["checks"]}
+    assert rows["reconnect"]["status"] == "pass" and rows["duplicate_turn"]["status"] == "pass"
+    assert rows["show_or_muck_showdown"]["answer"] == '{"kind": "muck"}'
+
+
 def raw_bot_that_crashes_on_a_duplicate_turn_fails(server: Server, token: str) -> None:
-    command = f"{PYTHON} -m tests.conformance.raw_bot {{ws}} {{token}} --crash-on-duplicate"
+    command = f"{PYTHON} -m tests.conformance.raw_bot {{ws}} --crash-on-duplicate"
     started = time.monotonic()
     done = conformance(server, token, "--json", "--bot-cmd", command)
     seconds = time.monotonic() - started
