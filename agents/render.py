@@ -117,6 +117,38 @@ def render_dice(state: Json, seats: list[Any], me: list[int], view: Json | None)
     return lines
 
 
+def render_tuppi(state: Json, seats: list[Any], me: list[int]) -> list[str]:
+    names = {s["seat"]: s["name"] for s in seats if s}
+    teams = state.get("teams") or []
+    lines = [f"Score (team 0, team 1): {state.get('score')}; teams: "
+             + "; ".join(f"team {i}: " + ", ".join(names.get(p, f"seat {p}") for p in team)
+                         for i, team in enumerate(teams))]
+    round_ = state.get("round") or {}
+    if round_:
+        lines.append(f"Round: phase {round_.get('phase')}, mode {round_.get('mode') or '-'}, "
+                     f"declarer {round_.get('declarer')}, dealer {round_.get('dealer')}, "
+                     f"team tricks {round_.get('team_tricks')}")
+        for p in round_.get("players") or []:
+            seat = p.get("player")
+            mine = " [YOU]" if seat in me else ""
+            lines.append(f"  seat {seat} {names.get(seat, '')} (team {p.get('team')}){mine}: "
+                         f"{p.get('count')} cards {p.get('cards') or ''}, bid "
+                         f"{p.get('bid') or '-'}, tricks {p.get('tricks')}")
+        trick = round_.get("trick") or []
+        lines.append("Current trick: " + (", ".join(
+            f"seat {t.get('player')} {t.get('card')}" for t in trick) or "-"))
+        done = round_.get("tricks") or []
+        if done:
+            lines.append("Finished tricks: " + "; ".join(
+                f"{' '.join(t.get('cards') or [])} (led by {t.get('leader')}, won by "
+                f"{t.get('winner')})" for t in done))
+    if state.get("last"):
+        lines.append("Last round: " + compact(state["last"]))
+    if state.get("result"):
+        lines.append("Result: " + compact(state["result"]))
+    return lines
+
+
 def render_generic(state: Json) -> list[str]:
     text = compact(state)
     if len(text) > GENERIC_LIMIT:
@@ -140,6 +172,8 @@ def render(snapshot: Json, turn: Json | None, hud: dict[str, Json] | None = None
         lines += render_poker(state, seats, me, hud or {})
     elif game == "dice":
         lines += render_dice(state, seats, me, turn)
+    elif game == "tuppi":
+        lines += render_tuppi(state, seats, me)
     else:
         lines += render_generic({k: v for k, v in state.items()
                                  if k not in ("moves", "legal", "time_left")})
