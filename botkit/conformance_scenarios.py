@@ -273,6 +273,9 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
     # Facing a raise to 7 (a raise of 5): the smallest raise is to 12; the bot's stack
     # (150) caps it, not the opponent's (300) nor the table's 200.
     Scenario("nl_raise_edges", "NL", (300, 150), bot=1, button=0, script={0: (_raise(7),)}),
+    # Pot limit: the small blind raises the pot (to 6); the bot may raise to 10..18
+    # (the pot after its call: 6 + 2 + 4 = 12 on top of the 6).
+    Scenario("pl_raise_edges", "PL", (200, 200), bot=1, button=0, script={0: (_raise(6),)}),
     # The opponent (50) moves all in: the bot covers it, so it may only fold or call.
     Scenario("nl_call_only", "NL", (50, 200), bot=1, button=0, script={0: (_raise(50),)}),
     # The opponent moves all in for 200; the bot has 30: calling puts it all in for less.
@@ -322,6 +325,8 @@ CHECKS: tuple[Check, ...] = (
           ("fold", "check", "bet"), _street("flop")),
     Check("raise_edges", "NL: raise bounds (min raise-to 12, max the bot's 150)",
           "nl_raise_edges", ("fold", "call", "raise")),
+    Check("pl_raise_edges", "PL: raise bounds (pot limit: to 10..18 facing a pot raise)",
+          "pl_raise_edges", ("fold", "call", "raise")),
     Check("call_only", "NL: call only (the all-in opponent cannot be raised)",
           "nl_call_only", ("fold", "call")),
     Check("all_in_for_less", "NL: calling all in for less", "nl_all_in_for_less",

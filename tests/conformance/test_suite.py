@@ -77,6 +77,10 @@ def test_a_raise_above_the_maximum_fails() -> None:
     row = rows(report)["raise_edges"]
     assert row["status"] == "fail" and row["answer"] == '{"kind": "raise", "amount": 200}'
     assert row["detail"] == "illegal: raise to 200 is above the maximum 150"
+    pot_limit = rows(report)["pl_raise_edges"]
+    assert pot_limit["status"] == "fail"
+    assert pot_limit["expected"] == "fold | call 4 | raise to 10..18"
+    assert pot_limit["detail"] == "illegal: raise to 200 is above the maximum 18"
     # at a full table stack the same answer is legal: those checks pass
     assert rows(report)["fold_call_raise"]["status"] == "pass"
 
