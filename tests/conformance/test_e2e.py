@@ -46,7 +46,8 @@ def house_bot_passes(server: Server, token: str) -> None:
     seconds = time.monotonic() - started
     assert done.returncode == 0, done.stdout + done.stderr
     lines = {line.split()[0]: line for line in done.stdout.splitlines() if line.strip()}
-    for check in ("fold_call_raise", "raise_edges", "side_pots", "side_pots_flop", "show_or_muck",
+    for check in ("fold_call_raise", "raise_edges", "pl_raise_edges", "side_pots",
+                  "side_pots_flop", "show_or_muck",
                   "duplicate_turn", "stale_turn", "timeout", "reconnect",
                   "one_answer_per_turn"):
         assert " PASS " in lines[check], lines[check]
