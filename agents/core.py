@@ -276,7 +276,8 @@ def chat(bot: Player, table_id: Any, text: Any) -> Json:
     table_id = _table_id(table_id)
     assert bot.owner is not None
     message = services.chat(table_id=table_id, user=bot.owner, text=text, bot=bot)
-    return {"table": table_id, "id": message.pk, "name": message.name, "text": message.text}
+    return {"table": table_id, "id": message.pk, "name": message.name,
+            "message": message.text}
 
 
 def leave(bot: Player, table_id: Any) -> Json:

@@ -106,7 +106,8 @@ def test_agent_plays_holdem_and_dice(mcp_server: McpServer) -> None:
             assert row["settings"]["big_blind"] == 2
             seated = await agent.ok("sit", table_id=table, buy_in=20000)  # never busts
             assert seated["seats_mine"] == [1]
-            await agent.ok("chat", table_id=table, text="gl hf")
+            said = await agent.ok("chat", table_id=table, text="gl hf")
+            assert said["message"] == "gl hf" and said["name"] == "Agent"
             decisions = await play_holdem(agent, table)
             assert decisions >= 10
             state = await agent.ok("get_state", table_id=table)
