@@ -24,9 +24,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import time
 from collections.abc import Callable
 from typing import Annotated, Any
 
+from django.core.cache import cache
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
@@ -395,17 +398,49 @@ class Mount:
                         "deleted, its token was regenerated, or its owner's account is "
                         "inactive.")
             return
+        wait = await db(over_rate, bot.pk)
+        if wait:
+            await _deny(send, "throttled", f"Too many MCP requests; wait {wait} s.", status=429,
+                        headers=[(b"retry-after", str(wait).encode())], wait=wait)
+            return
         scope = {**scope, SCOPE_KEY: (bot.pk, bot.token_hash)}
         manager = await self.manager()
         await manager.handle_request(scope, receive, send)
 
 
-async def _deny(send: Any, code: str, message: str) -> None:
-    body = json.dumps({"error": {"code": code, "message": message, "details": {}}}).encode()
-    await send({"type": "http.response.start", "status": 401, "headers": [
+async def _deny(send: Any, code: str, message: str, *, status: int = 401,
+                headers: list[tuple[bytes, bytes]] | None = None, wait: int = 0) -> None:
+    details = {"scope": "mcp", "wait_seconds": wait} if wait else {}
+    body = json.dumps({"error": {"code": code, "message": message,
+                                 "details": details}}).encode()
+    extra = headers if headers is not None else [(b"www-authenticate", b'Bearer realm="mcp"')]
+    await send({"type": "http.response.start", "status": status, "headers": [
         (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-        (b"www-authenticate", b'Bearer realm="mcp"')]})
+        *extra]})
     await send({"type": "http.response.body", "body": body})
+
+
+def rate_per_minute() -> int:
+    """Requests per bot and minute (``MCP_RATE_PER_MINUTE``, default 3000: the REST
+    API's default rate; a model makes a few a minute, a scripted client more)."""
+    return int(os.environ.get("MCP_RATE_PER_MINUTE", "3000"))
+
+
+def over_rate(bot_id: int) -> int:
+    """0 if the bot may make this request, else the seconds to wait. A fixed window per
+    minute in Django's cache (shared when the cache is); fails open if the cache is away,
+    as the API's throttle does."""
+    window = int(time.time() // 60)
+    key = f"mcp.rate.{bot_id}.{window}"
+    try:
+        cache.add(key, 0, 120)
+        count = cache.incr(key)
+    except Exception as error:  # the cache (Redis) is away: allow, as api.throttles
+        log.warning("MCP rate limit not checked: %s", error)
+        return 0
+    if count <= rate_per_minute():
+        return 0
+    return max(1, 60 - int(time.time()) % 60)
 
 
 application = Mount()
