@@ -338,6 +338,7 @@ class Mount:
     def __init__(self) -> None:
         self._managers: dict[int, tuple[StreamableHTTPSessionManager, asyncio.Future[None]]] \
             = {}
+        self._tasks: dict[int, asyncio.Task[None]] = {}
 
     async def manager(self) -> StreamableHTTPSessionManager:
         """The session manager of the running loop, its ``run()`` entered once."""
@@ -364,9 +365,8 @@ class Mount:
                     self._managers.pop(id(loop), None)
                     raise
 
-            task = loop.create_task(keep_running(), name="mcp-session-manager")
-            task.add_done_callback(lambda t: None)
-            self._task = task  # a reference: the loop keeps only weak ones
+            # A reference to the task: the loop keeps only weak ones.
+            self._tasks[id(loop)] = loop.create_task(keep_running(), name="mcp-session-manager")
         await asyncio.shield(entry[1])
         return entry[0]
 
