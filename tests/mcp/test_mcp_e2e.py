@@ -179,6 +179,8 @@ def test_bad_input_is_refused_and_changes_nothing(mcp_server: McpServer) -> None
             assert await agent.refused("act", table_id=999999, kind="fold") \
                 == "table_not_found"
             assert await agent.refused("get_state", table_id="abc") == "invalid_arguments"
+            assert await agent.refused("act", table_id=1) == "invalid_arguments"  # no kind
+            assert await agent.refused("teleport", table_id=1) == "unknown_tool"
             created = await agent.ok("create_table", name="MCP lonely", turn_seconds=45,
                                      settings={"structure": "NL", "small_blind": 1,
                                                "big_blind": 2, "seats": 2})
