@@ -14,8 +14,11 @@ django_asgi_app = get_asgi_application()  # set up Django before importing consu
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
 from agents import server as mcp_server  # noqa: E402  (the MCP endpoint, docs/mcp.md)
+from pokersite import nodelay  # noqa: E402
 from pokersite.routing import websocket_application  # noqa: E402
 from tables.worker import ensure_in_process_worker  # noqa: E402
+
+nodelay.install()  # Daphne's sockets send small frames at once (pokersite/nodelay.py)
 
 router = ProtocolTypeRouter(
     {

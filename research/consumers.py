@@ -28,6 +28,7 @@ from .models import MatchRun, MatchStatus
 
 log = logging.getLogger(__name__)
 RECHECK_SECONDS = 1.0  # how often an action re-checks the bot token (accounts.credentials)
+MAX_PENDING = 64  # turns remembered as waiting for an answer (lanes: up to 16 at once)
 HOLD_HAND_ENDS = 16  # with ?batch=1: at most this many hand ends wait for the next message
 CLOSE_CODES = {"not_authenticated": 4401, "session_ended": 4401, "not_a_participant": 4403,
                "match_not_found": 4404, "match_over": 4410}
@@ -57,7 +58,9 @@ class MatchConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         self.bucket = TokenBucket(conf["RATE_PER_SECOND"], conf["RATE_BURST"])
         self.group = ""
         self.reply_to = ""
-        self.pending = ""  # the request id of the turn sent last (its answer is never throttled)
+        # The request ids of the turns sent and not yet answered (one, or one per lane):
+        # their answers are never throttled.
+        self.pending: dict[str, None] = {}
         self.batching = b"batch=1" in self.scope.get("query_string", b"").split(b"&")
         self.held: list[dict[str, Any]] = []  # hand ends waiting for the next message
         await self.accept()
@@ -146,7 +149,9 @@ class MatchConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         message = event["message"]
         kind = message.get("type")
         if kind == "match_turn":
-            self.pending = str(message["request_id"])
+            self.pending[str(message["request_id"])] = None
+            if len(self.pending) > MAX_PENDING:  # turns that were never answered
+                del self.pending[next(iter(self.pending))]
         if self.batching:
             # ``?batch=1``: a hand's end waits for the next message (a turn, most often)
             # and goes in one frame with it; a hand's end is seldom urgent, a frame costs.
@@ -178,12 +183,12 @@ class MatchConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
             refused = None
         except WireError as error:
             data, request_id, refused = None, None, error
-        # The server sets the pace of a match (one turn at a time): the answer to the turn
-        # just sent is never throttled, every other message goes through the token bucket.
+        # The server sets the pace of a match: the answer to a turn it sent (and not yet
+        # answered) is never throttled, every other message goes through the token bucket.
         answers_turn = (data is not None and data["type"] == "match_action"
-                        and self.pending and str(request_id) == self.pending)
+                        and str(request_id) in self.pending)
         if answers_turn:
-            self.pending = ""
+            del self.pending[str(request_id)]
         elif not self.bucket.take():
             await self.error("rate_limited", "Too many messages; slow down.")
             return
