@@ -27,14 +27,16 @@ def install() -> None:
 
     def build_protocol(self: Any, addr: Any) -> Any:
         protocol = build(self, addr)
-        made = protocol.connectionMade
+        # Twisted wraps the HTTP channel in a proxy that forwards makeConnection to it
+        channel = getattr(protocol, "_channel", protocol)
+        made = channel.connectionMade
 
         def connection_made() -> None:
             with contextlib.suppress(Exception):  # not a TCP socket (a UNIX one): fine
-                protocol.transport.setTcpNoDelay(True)
+                channel.transport.setTcpNoDelay(True)
             made()
 
-        protocol.connectionMade = connection_made
+        channel.connectionMade = connection_made
         return protocol
 
     HTTPFactory.buildProtocol = build_protocol
