@@ -72,6 +72,8 @@ class MatchRun(models.Model):
     @property
     def title(self) -> str:
         s = self.settings
+        if s.get("conformance"):
+            return f"Conformance of {s.get('bots', ['?'])[0]}: {s.get('hands')} checks"
         mode = " duplicate" if s.get("duplicate") else ""
         if s.get("game", "holdem") != "holdem":
             return (f"{' vs '.join(s.get('bots', []))}: {s.get('hands')} rounds of "

@@ -194,3 +194,30 @@ def test_a_situation_that_legal_play_never_reaches_is_not_a_failure() -> None:
     assert by_check["check_or_raise"]["status"] == "pass"  # folding is legal, if silly
     assert by_check["show_or_muck"]["status"] == "pass"
     assert by_check["timeout"]["status"] == "pass"  # the server's check took it to the flop
+
+
+@pytest.mark.django_db
+def test_the_match_page_shows_the_report(bob: Any) -> None:
+    from django.test import Client
+
+    from accounts.services import create_bot
+    from research.models import MatchRun, MatchStatus
+    from research.services import validate_match
+
+    create_bot(owner=bob, name="Skynet")
+    report = run_suite(LoopbackWire.for_bot(bots.BelowMinRaiser()), name="Skynet")
+    run = MatchRun.objects.create(
+        created_by=bob, status=MatchStatus.DONE,
+        settings=validate_match({"conformance": True, "remote": "Skynet"}),
+        results={"conformance": report, "passed": report["passed"]})
+    assert run.title == f"Conformance of Skynet: {len(CHECKS)} checks"
+    client = Client()
+    client.force_login(bob)
+    page = client.get(f"/research/matches/{run.pk}/").content.decode()
+    assert "Conformance: failed" in page and "Conformance of Skynet" in page
+    edges = rows(report)["raise_edges"]
+    assert edges["status"] == "fail"
+    assert edges["title"] in page and "FAIL" in page
+    from django.utils.html import escape
+
+    assert escape(edges["answer"]) in page and escape(edges["detail"]) in page
