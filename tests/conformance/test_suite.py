@@ -217,7 +217,7 @@ def test_the_match_page_shows_the_report(bob: Any) -> None:
     assert "Conformance: failed" in page and "Conformance of Skynet" in page
     edges = rows(report)["raise_edges"]
     assert edges["status"] == "fail"
-    assert edges["title"] in page and "FAIL" in page
     from django.utils.html import escape
 
+    assert escape(edges["title"]) in page and "FAIL" in page
     assert escape(edges["answer"]) in page and escape(edges["detail"]) in page
