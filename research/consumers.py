@@ -8,14 +8,15 @@ runner's channel.  The same limits as the table websocket (``settings.TABLES``).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
+from collections import deque
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import InMemoryChannelLayer
 from django.conf import settings
 
 from accounts.credentials import Credential
@@ -63,6 +64,7 @@ class MatchConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         self.pending: dict[str, None] = {}
         self.batching = b"batch=1" in self.scope.get("query_string", b"").split(b"&")
         self.held: list[dict[str, Any]] = []  # hand ends waiting for the next message
+        self.pushed: deque[dict[str, Any]] = deque()  # runner messages to deliver in order
         await self.accept()
         if self.bot is None:
             await self.refuse("not_authenticated",
@@ -80,8 +82,7 @@ class MatchConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         if not await self.join_groups([group, *auth_groups], accepted=True):
             return  # the channel layer is down: refused with "unavailable", 1013
         self.group, self.auth_groups = group, auth_groups
-        if isinstance(self.channel_layer, InMemoryChannelLayer):
-            remote.attach(group, self)  # the runner is in this process: it calls deliver()
+        remote.attach(group, self)  # a runner of this process calls deliver() or push()
         await self.send_json({"type": "match_joined", **info})
 
     async def refuse(self, code: str, message: str) -> None:
@@ -131,6 +132,18 @@ class MatchConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
                 await self.channel_layer.send(self.reply_to, message)
 
     # ------------------------------------------------------ from the runner
+    def push(self, event: dict[str, Any]) -> None:
+        """A runner message from a runner thread of this process (the Redis layer, when
+        all the bot's connections are here), delivered in order on this loop."""
+        self.pushed.append(event)
+        if len(self.pushed) == 1:
+            self.drainer = asyncio.ensure_future(self._drain())
+
+    async def _drain(self) -> None:
+        while self.pushed:
+            await self.deliver(self.pushed[0])
+            self.pushed.popleft()
+
     async def deliver(self, event: dict[str, Any]) -> None:
         """A runner message handed over directly (same process: research/remote.py)."""
         handler = self.match_probe if event["type"] == "match.probe" else self.match_message

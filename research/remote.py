@@ -68,12 +68,12 @@ def remember_loop() -> None:
 
 
 _consumers: dict[str, set[Any]] = {}
-"""In-memory layer only: the match consumers of each bot group in this process, which
-the match greenlet hands its messages to directly (:meth:`Link.send`)."""
+"""The match consumers of each bot group in this process, to which a runner of this
+process hands its messages directly (:meth:`Link.send`, :meth:`Link.send_local`)."""
 
 
 def attach(group: str, consumer: Any) -> None:
-    """A match consumer joined ``group`` (in-memory layer: same process as the runner)."""
+    """A match consumer of this process joined ``group``."""
     _consumers.setdefault(group, set()).add(consumer)
 
 
@@ -86,17 +86,21 @@ def detach(group: str, consumer: Any) -> None:
 
 
 _local_links: dict[str, Link] = {}
-"""The runner channels of this process's links on the in-memory layer (:func:`reply`)."""
+"""The runner channels of this process's links (:func:`reply`)."""
 
 
 def reply(channel: str, message: Json) -> bool:
-    """Put a consumer's reply straight into the inbox of a link of this process (the
-    in-memory layer), skipping the layer's copy and the link's pump; ``False`` if the
-    channel is not one (then it goes through the layer). Called on the server's loop."""
+    """Put a consumer's reply straight into the inbox of a link of this process,
+    skipping the layer (in-memory: its copy and the link's pump; Redis: a round trip
+    through the Redis server); ``False`` if the runner is in another process (then it
+    goes through the layer). Called on the server's loop."""
     link = _local_links.get(channel)
     if link is None:
         return False
-    link.arrived(message)
+    if link.on_loop():
+        link.arrived(message)
+    else:  # the Redis layer: the link's loop is a thread of its own
+        link.loop.call_soon_threadsafe(link.arrived, message)
     return True
 
 
@@ -162,8 +166,7 @@ class Link:
                              daemon=True).start()
         self.channel: str = self.call(self.layer.new_channel)
         self.pump = asyncio.run_coroutine_threadsafe(self._pump(), self.loop)
-        if self.own_loop is None:
-            _local_links[self.channel] = self
+        _local_links[self.channel] = self
 
     def call(self, factory: Callable[[], Coroutine[Any, Any, Any]],
              timeout: float = 10.0) -> Any:
@@ -244,6 +247,20 @@ class Link:
             await_only(self.layer.group_send(group, event))
         else:
             self.call(lambda: self.layer.group_send(group, event))
+
+    def send_local(self, group: str, message: Json, connections: set[str]) -> bool:
+        """The Redis layer: hand ``message`` to the group's consumers without Redis when
+        every connection of the bot (``connections``, from their hellos) is a consumer
+        of this process; ``False`` (nothing sent) if one is elsewhere."""
+        members = _consumers.get(group)
+        loop = _main_loop
+        if (self.own_loop is None or not members or loop is None
+                or {m.channel_name for m in members} != connections):
+            return False
+        event = {**message, "reply_to": self.channel}
+        for consumer in list(members):  # in order: each consumer's own queue (push)
+            loop.call_soon_threadsafe(consumer.push, event)
+        return True
 
     def _deliver(self, group: str, event: Json) -> None:
         """The in-memory layer's ``group_send`` without its cost, on the server's loop.
@@ -388,7 +405,9 @@ class RemoteBot:
         return LaneBot(self, number)
 
     def tell(self, message: Json) -> None:
-        self.hub.link.send(self.group, {"type": "match.message", "message": message})
+        event = {"type": "match.message", "message": message}
+        if not self.hub.link.send_local(self.group, event, self.connections):
+            self.hub.link.send(self.group, event)
 
     def _take_events(self) -> list[Json]:
         events, self.events = self.events, []
