@@ -398,6 +398,14 @@ class Mount:
                         "deleted, its token was regenerated, or its owner's account is "
                         "inactive.")
             return
+        if scope.get("method") == "GET":
+            # The optional SSE stream of server-initiated messages: this server sends
+            # none (stateless, JSON answers), so it says so (MCP spec: 405) instead of
+            # holding a connection open for nothing.
+            await _deny(send, "method_not_allowed", "This endpoint has no SSE stream: POST "
+                        "JSON-RPC messages.", status=405,
+                        headers=[(b"allow", b"POST, DELETE")])
+            return
         wait = await db(over_rate, bot.pk)
         if wait:
             await _deny(send, "throttled", f"Too many MCP requests; wait {wait} s.", status=429,

@@ -161,6 +161,15 @@ def test_refuses_missing_bad_and_revoked_tokens(mcp_server: McpServer) -> None:
         assert response.json()["error"]["code"] == code
         assert response.headers["www-authenticate"].startswith("Bearer")
 
+    token = {"Authorization": f"Bearer {mcp_server.setup['token']}"}
+    stream = httpx2.get(mcp_server.url, headers={**token, "Accept": "text/event-stream"},
+                        timeout=10)  # no SSE stream: said at once, not held open
+    assert stream.status_code == 405 and stream.json()["error"]["code"] == "method_not_allowed"
+    answer = httpx2.post(mcp_server.url, headers={**headers, **token}, timeout=10, json={
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "whoami", "arguments": {}}})  # plain JSON-RPC, no session
+    assert answer.json()["result"]["structuredContent"]["bot"]["name"] == "Agent"
+
     async def sdk_client() -> None:  # the SDK's client gets the 401 too
         async with connect(mcp_server.url, mcp_server.setup["revoked"]):
             raise AssertionError("connected with a revoked token")
