@@ -6,6 +6,7 @@
     pokerbot conformance ... --bot house:rule_based
     pokerbot conformance ... --bot-cmd "./mybot --server {server} --token {token} --match {match}"
     pokerbot conformance --local --bot mybot:MyBot      # in process, no server
+    pokerbot conformance --acpc-cmd "./player {game} {host} {port}" [--structure FL]
 
 The server creates a conformance run (``POST /api/v1/conformance/``) for the token's
 bot; the bot then plays it over ``/ws/matches/<id>/`` — in this process through the
@@ -16,7 +17,9 @@ environment as ``POKERBOT_SERVER``, ``POKERBOT_TOKEN``, ``POKERBOT_MATCH`` and
 ``POKERBOT_WS``, which keeps the token out of the process list). The server
 puts it through scripted Hold'em situations (:mod:`botkit.conformance_scenarios`)
 and the report is printed as a table: check, PASS/FAIL, the bot's answer, what was
-legal, details. ``--json`` prints the report as JSON.
+legal, details. ``--json`` prints the report as JSON. ``--acpc-cmd`` checks a bot
+written for the ACPC dealer instead: this process plays the dealer for it
+(:mod:`botkit.acpc_conformance`).
 
 Exit codes: 0 no check failed (each PASS or n/a); 1 a check failed; 2 the run could not be made (bad
 arguments, the server refused, the bot never connected, time ran out).
@@ -55,6 +58,9 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     how.add_argument("--bot-cmd", help="a command that plays the match: any program speaking "
                                        "the websocket protocol; {server} {token} {match} {ws} "
                                        "are filled in")
+    how.add_argument("--acpc-cmd", help="a bot for the ACPC dealer (any language): this "
+                                        "command plays the dealer for it, no server; "
+                                        "{game} {host} {port} are filled in")
     parser.add_argument("--local", action="store_true",
                         help="run in this process without a server (--bot only; the "
                              "reconnect check is then n/a)")
@@ -64,6 +70,8 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="seconds for the bot to connect (default 60)")
     parser.add_argument("--wait", type=float, default=300.0,
                         help="give up after this many seconds (default 300)")
+    parser.add_argument("--structure", choices=("NL", "FL"), default="NL",
+                        help="--acpc-cmd: NL 50/100, stack 20000, or FL 5/10 (default NL)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     return parser.parse_args(argv)
 
@@ -172,6 +180,16 @@ def run_remote(server: str, token: str, *, bot: str | None = None, bot_cmd: str 
 def main(argv: Sequence[str] | None = None) -> int:
     """``pokerbot conformance`` / ``python -m botkit.conformance``."""
     args = _parse(argv)
+    if args.acpc_cmd is not None:  # this process plays the ACPC dealer: no server
+        from botkit.acpc_conformance import run_acpc
+
+        result, why = run_acpc(args.acpc_cmd, structure=args.structure,
+                               turn_seconds=args.turn_seconds or 5.0,
+                               connect_seconds=args.connect_seconds or 30.0)
+        if result is None:
+            print(why, file=sys.stderr)
+            return 2
+        return _print(result, args.json)
     if args.local:
         if args.bot is None:
             print("--local plays a --bot in this process (not a --bot-cmd).", file=sys.stderr)
