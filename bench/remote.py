@@ -80,7 +80,8 @@ class Server:
     """Daphne on the embedded defaults (SQLite in a temporary directory, in-memory layer),
     or with ``redis`` the Redis channel layer and an ACPC listener beside it."""
 
-    def __init__(self, directory: str, redis: str = "") -> None:
+    def __init__(self, directory: str, redis: str = "", tree: Path = ROOT) -> None:
+        self.tree = tree
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "POKER_VAR_DIR": directory, "HOUSE_BOT_DELAY": "0",
@@ -95,7 +96,7 @@ class Server:
         self.acpc_port = free_port()
 
     def manage(self, *args: str, stdin: str | None = None) -> str:
-        return subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=self.env,
+        return subprocess.run([PYTHON, "manage.py", *args], cwd=self.tree, env=self.env,
                               check=True, capture_output=True, text=True, input=stdin,
                               timeout=300).stdout
 
@@ -104,12 +105,12 @@ class Server:
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-                 "pokersite.asgi:application"], cwd=ROOT, env=self.env, stdout=log,
+                 "pokersite.asgi:application"], cwd=self.tree, env=self.env, stdout=log,
                 stderr=subprocess.STDOUT)
             if "REDIS_URL" in self.env:
                 self.acpc = subprocess.Popen(
                     [PYTHON, "manage.py", "acpc_server", "--port", str(self.acpc_port)],
-                    cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+                    cwd=self.tree, env=self.env, stdout=log, stderr=subprocess.STDOUT)
         print(f"server: pid {self.process.pid}, {self.url}", file=sys.stderr)
         for port in (self.port, self.acpc_port) if self.acpc else (self.port,):
             deadline = time.monotonic() + 30
@@ -158,7 +159,7 @@ def remote_match(server: Server, tokens: dict[str, str], hands: int, lanes: int 
                      tokens[name], "--match", str(match["id"]), "--bot", "house:rule_based",
                      "--no-progress"] for name in ("Alpha", "Beta")]
         envs = [server.env, server.env]
-    bots = [subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+    bots = [subprocess.Popen(command, cwd=server.tree, env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
             for command, env in zip(commands, envs, strict=True)]
     assert server.process is not None
@@ -197,6 +198,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="for the engine-only row")
     parser.add_argument("--lanes", type=int, nargs="+", default=[1, 4],
                         help="deals played at once in the remote matches")
+    parser.add_argument("--before", type=Path,
+                        help="another checkout (e.g. a git worktree of an older commit): "
+                             "its server and SDK in the same run, in-memory, 1 lane")
     parser.add_argument("--redis", default="",
                         help="also through this Redis (e.g. redis://127.0.0.1:6379/7): "
                              "remote SDK and remote ACPC")
@@ -209,6 +213,9 @@ def main() -> None:
         if args.redis:
             servers["Redis"] = Server(stack.enter_context(
                 tempfile.TemporaryDirectory(prefix="bench-remote-")), args.redis)
+        if args.before:
+            servers["before"] = Server(stack.enter_context(
+                tempfile.TemporaryDirectory(prefix="bench-remote-")), tree=args.before)
         tokens = {}
         for name, server in servers.items():
             server.start()
@@ -218,9 +225,15 @@ def main() -> None:
         for _ in range(args.repeat):
             rows.append(("engine only", engine_only(args.seconds), None))
             rows.append(("in process (rule_based ×2)", in_process(args.hands), None))
+            if args.before:
+                data = remote_match(servers["before"], tokens["before"], args.hands)
+                rows.append(("before: remote SDK, in-memory, 1 lane", data["hands_per_second"],
+                             data))
             for lanes in args.lanes:
                 lanes_text = f"{lanes} lane{'s' if lanes > 1 else ''}"
                 for name, server in servers.items():
+                    if name == "before":
+                        continue
                     for acpc in (False, True) if name == "Redis" else (False,):
                         data = remote_match(server, tokens[name], args.hands, lanes, acpc)
                         rows.append((f"remote {'ACPC' if acpc else 'SDK'}, {name}, {lanes_text}",
