@@ -1,10 +1,11 @@
 """Setup for the MCP end-to-end tests, run as a subprocess against the test server's
 own SQLite file (like tests/sdk/server.py):
 
-``python -m tests.mcp.setup setup`` → prints {"token", "revoked", "player", "holdem"}:
+``python -m tests.mcp.setup setup`` → prints {"token", "revoked", "holdem", "tuppi"}:
 the tester pekka's bot ``Agent`` (its token), a bot ``Old`` whose token was then
-regenerated (the old token, now revoked), pekka's own token-less player, and a
-heads-up NL 1/2 Hold'em table with 60 s turns where a house ``rule_based`` bot sits.
+regenerated (the old token, now revoked), a heads-up NL 1/2 Hold'em table with 60 s
+turns where a house ``rule_based`` bot sits, and a Tuppi table where three house
+Tuppi agents wait for a fourth player (seat 1).
 ``python -m tests.mcp.setup inspect TABLE`` → prints the stored reasons of the
 table's finished hands and the Agent's balance as JSON.
 """
@@ -35,7 +36,16 @@ def setup() -> None:
                   "max_buy_in": 1_000_000})
     services.execute(table_id=table.pk, user=owner, command={
         "type": "sit", "seat": 0, "buy_in": 1_000_000, "player": house.pk})
-    print(json.dumps({"token": token, "revoked": revoked, "holdem": table.pk}))
+    tuppi = services.create_table(creator=pekka, name="MCP Tuppi", game="tuppi",
+                                  turn_seconds=60, settings={"round_limit": 0})
+    for seat, (name, style) in {0: ("Tuppi-Greedy", "greedy"), 2: ("Tuppi-Random", "random"),
+                                3: ("Tuppi-Random2", "random")}.items():
+        agent = Player.objects.create(owner=owner, name=name, kind=PlayerKind.BOT,
+                                      house_strategy=style)
+        services.execute(table_id=tuppi.pk, user=owner, command={
+            "type": "sit", "seat": seat, "player": agent.pk})
+    print(json.dumps({"token": token, "revoked": revoked, "holdem": table.pk,
+                      "tuppi": tuppi.pk}))
 
 
 def inspect(table: str) -> None:

@@ -132,6 +132,40 @@ def test_agent_plays_holdem_and_dice(mcp_server: McpServer) -> None:
     reasons_in_the_hand_history(mcp_server)
 
 
+def test_agent_plays_a_tuppi_round(mcp_server: McpServer) -> None:
+    """The fourth player of a Tuppi table (three house agents): bids and plays its cards
+    from the generic descriptors until the round ends, then leaves."""
+    table = mcp_server.setup["tuppi"]
+
+    async def main() -> None:
+        async with connect(mcp_server.url, mcp_server.setup["token"]) as agent:
+            seated = await agent.ok("sit", table_id=table)
+            assert seated["seats_mine"] == [1] and seated["game"] == "tuppi"
+            kinds: list[str] = []
+            first_round = None
+            deadline = time.monotonic() + 30
+            while True:
+                assert time.monotonic() < deadline, kinds
+                state = await agent.ok("wait_for_my_turn", table_id=table, timeout=10)
+                number = state["view"].get("number")
+                first_round = number if first_round is None else first_round
+                if state["reason"] == "hand_ended" or number != first_round:
+                    break
+                if state["reason"] != "your_turn":
+                    continue
+                assert "Current trick" in state["text"] and "YOUR TURN" in state["text"]
+                move = state["moves"][0]
+                params = {name: spec["options"][0]
+                          for name, spec in (move.get("params") or {}).items()}
+                await agent.ok("act", table_id=table, kind=move["kind"], params=params)
+                kinds.append(move["kind"])
+            assert kinds[0] in ("rami", "nolo") and kinds.count("play") >= 1, kinds
+            left = await agent.ok("leave", table_id=table)
+            assert left["table"] == table
+
+    asyncio.run(main())
+
+
 def reasons_in_the_hand_history(mcp_server: McpServer) -> None:
     """The reasons given are in the hand history the owner's bot reads (REST API)."""
     token = mcp_server.setup["token"]
