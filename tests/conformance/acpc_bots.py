@@ -5,7 +5,8 @@ check must name. A dealer's client: ``python -m tests.conformance.acpc_bots MODE
 Modes: ``below_min`` (NL: raises one chip below the least raise), ``after_cap`` (FL:
 raises on every turn, after the cap too), ``wrong_echo`` (echoes another hand's number),
 ``unrequested`` (answers every state, not only its turns), ``sleeper`` (its first answer
-comes after ``--sleep`` seconds), ``no_size`` (NL: ``r`` without a size). Otherwise it
+comes after ``--sleep`` seconds), ``no_size`` (NL: ``r`` without a size), ``folder``
+(folds every turn, with nothing to call too: wasteful, not wrong). Otherwise it
 plays the calling station through :class:`botkit.acpc_bot.AcpcPlayer`.
 """
 
@@ -73,7 +74,9 @@ def main() -> None:
                     if mode != "unrequested":
                         continue
                     answer = f"{line}:c"
-                if mode in ("after_cap", "no_size"):
+                if mode == "folder":
+                    answer = f"{line}:f"
+                elif mode in ("after_cap", "no_size"):
                     answer = f"{line}:r"
                 elif mode == "wrong_echo":
                     hand = parse_match_state(line).hand_id
