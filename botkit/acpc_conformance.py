@@ -234,8 +234,8 @@ class _Decision:
                 or bool(self.legal))
 
     def problems(self, turn_seconds: float) -> list[str]:
-        if self.answer is None:
-            return [f"no answer within {turn_seconds:g} s (the turn limit)"]
+        if self.answer is None:  # the only note then: the connection closed
+            return self.notes[:1] or [f"no answer within {turn_seconds:g} s (the turn limit)"]
         found = [] if self.in_time else [f"answered after {self.seconds:.2f} s (the turn had "
                                          f"{turn_seconds:g} s)"]
         return found + [p for p in (self.echo, self.strict, self.legal) if p]
@@ -406,7 +406,7 @@ class _Dealer:
                 return decision
             if not text.strip() or text[0] in "#;":
                 continue
-            echo = text.rpartition(":")[0]
+            echo = text if text in self.sent else text.rpartition(":")[0]
             if echo != state and echo in self.sent:
                 self._stray(text, self.sent[echo])
                 continue
@@ -415,7 +415,13 @@ class _Dealer:
             if echo != state:
                 decision.echo = (f"the echo is not the state sent ({state}): the dealer "
                                  "ignores it as an un-requested response and waits")
-            self._judge(decision, text[len(echo) + 1:] if echo else text, low, high)
+            if echo != state:
+                pass  # the dealer ignores the line: its action is not read
+            elif text == state:
+                decision.strict = ("the state alone, without :<action> (unreadable: the "
+                                   "dealer plays it as c)")
+            else:
+                self._judge(decision, text[len(echo) + 1:] if echo else text, low, high)
             self.sent[state] = "a turn already answered"
             return decision
 
@@ -507,7 +513,7 @@ def _judge_row(check: AcpcCheck, decision: _Decision, turn_seconds: float, tries
                     " | ".join(check.kinds),
                     f"suite error: the scenario offered {decision.expected}", tries)
     problems = decision.problems(turn_seconds)
-    detail = "; ".join(problems + decision.notes)
+    detail = "; ".join(problems + [n for n in decision.notes if n not in problems])
     if problems:
         return _row(check.name, check.title, check.scenario, "fail", answer,
                     decision.expected, detail, tries)
@@ -516,8 +522,13 @@ def _judge_row(check: AcpcCheck, decision: _Decision, turn_seconds: float, tries
                 detail, tries)
 
 
-def _never(check: AcpcCheck, seen: list[_Decision], tries: int, turn_seconds: float) -> Json:
+def _never(check: AcpcCheck, seen: list[_Decision], tries: int, turn_seconds: float,
+           gone: bool) -> Json:
     bad = [d for d in seen if d.bad]
+    if gone and not bad:
+        return _row(check.name, check.title, check.scenario, "fail", "-",
+                    " | ".join(check.kinds), "never reached: the bot closed the connection "
+                    "before it", tries)
     shown = ", ".join(dict.fromkeys((d.answer or "-").rpartition(":")[2] or "-"
                                     for d in (bad or seen)[-3:])) or "-"
     if bad:
@@ -712,7 +723,7 @@ def _play_all(dealer: _Dealer) -> list[Json]:
             rows.append(_judge_row(check, decision, dealer.turn_seconds, attempt))
         else:
             rows.append(_never(check, seen[check.name], tries.get(check.scenario, 0),
-                               dealer.turn_seconds))
+                               dealer.turn_seconds, dealer.gone))
     title = "A hand to the showdown, then the next hand (the other position)"
     show = f"{structure.lower()}_showdown"
     if survived is not None:
