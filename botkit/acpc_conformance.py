@@ -157,7 +157,7 @@ ACPC_CHECKS: dict[str, tuple[AcpcCheck, ...]] = {
                   "fl_option", ("c", "r")),
         AcpcCheck("check_or_bet", "FL: check or bet (10) first on the flop", "fl_option",
                   ("c", "r"), _street("flop")),
-        AcpcCheck("facing_bet", "FL: facing a bet on the flop (raise to exactly 30)",
+        AcpcCheck("facing_bet", "FL: facing a bet on the flop (a raise of exactly 10)",
                   "fl_open", ("f", "c", "r"), _street("flop")),
         AcpcCheck("raise_cap", "FL: the raise cap reached (3 raises on the blind): no raise",
                   "fl_cap", ("f", "c"), _capped),
@@ -264,6 +264,7 @@ class _Dealer:
         self.unrequested: list[str] = []
         self.late: list[str] = []
         self.gone = False
+        self.sent_at = 0.0
 
     # -------------------------------------------------------------- one hand
 
@@ -342,6 +343,7 @@ class _Dealer:
     def _send(self, line: str, kind: str) -> None:
         if kind == "turn" or line not in self.sent:
             self.sent[line] = kind
+        self.sent_at = time.monotonic()  # a turn's time runs from here
         if not self.line.send(line):
             self.gone = True
 
@@ -392,7 +394,7 @@ class _Dealer:
         decision = _Decision(scenario, hand_id, index, view, state, " | ".join(parts),
                              tuple(kinds))
         self.decisions.append(decision)
-        sent = time.monotonic()
+        sent = self.sent_at
         deadline = sent + self.turn_seconds
         while True:
             got = self.line.get(deadline - time.monotonic())
