@@ -406,6 +406,11 @@ class Mount:
                         "JSON-RPC messages.", status=405,
                         headers=[(b"allow", b"POST, DELETE")])
             return
+        length = headers.get(b"content-length", b"0")
+        if length.isdigit() and int(length) > MAX_BODY_BYTES:  # as the API: JSON, a code
+            await _deny(send, "request_too_large", f"A request is at most {MAX_BODY_BYTES} "
+                        "bytes.", status=413, headers=[], details={"max_bytes": MAX_BODY_BYTES})
+            return
         wait = await db(over_rate, bot.pk)
         if wait:
             await _deny(send, "throttled", f"Too many MCP requests; wait {wait} s.", status=429,
@@ -417,8 +422,10 @@ class Mount:
 
 
 async def _deny(send: Any, code: str, message: str, *, status: int = 401,
-                headers: list[tuple[bytes, bytes]] | None = None, wait: int = 0) -> None:
-    details = {"scope": "mcp", "wait_seconds": wait} if wait else {}
+                headers: list[tuple[bytes, bytes]] | None = None, wait: int = 0,
+                details: Json | None = None) -> None:
+    if details is None:
+        details = {"scope": "mcp", "wait_seconds": wait} if wait else {}
     body = json.dumps({"error": {"code": code, "message": message,
                                  "details": details}}).encode()
     extra = headers if headers is not None else [(b"www-authenticate", b'Bearer realm="mcp"')]

@@ -203,6 +203,10 @@ def test_refuses_missing_bad_and_revoked_tokens(mcp_server: McpServer) -> None:
         "jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "whoami", "arguments": {}}})  # plain JSON-RPC, no session
     assert answer.json()["result"]["structuredContent"]["bot"]["name"] == "Agent"
+    huge = httpx2.post(mcp_server.url, headers={**headers, **token}, timeout=10, json={
+        "jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "chat", "arguments": {"table_id": 1, "text": "x" * 300_000}}})
+    assert huge.status_code == 413 and huge.json()["error"]["code"] == "request_too_large"
 
     async def sdk_client() -> None:  # the SDK's client gets the 401 too
         async with connect(mcp_server.url, mcp_server.setup["revoked"]):
