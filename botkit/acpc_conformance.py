@@ -444,7 +444,7 @@ class _Dealer:
                 return
             read = kind + ("" if size is None else str(size))
             form = "f, c or r" if self.limit else "f, c or r<chips>"
-            decision.strict = (f"{action!r} is not a strict action ({form}); a lenient "
+            decision.strict = (f"{action!r} is not a strict action ({form}); the "
                                f"dealer reads it as {read}")
         else:
             kind, size = parse_action(action, self.limit)
