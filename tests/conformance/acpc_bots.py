@@ -2,7 +2,8 @@
 check must name. A dealer's client: ``python -m tests.conformance.acpc_bots MODE
 {game} {host} {port}`` (the game file is not read: NL 50/100 or FL 5/10, stack 20000).
 
-Modes: ``below_min`` (NL: raises one chip below the least raise), ``after_cap`` (FL:
+Modes: ``below_min`` (NL: raises one chip below the least raise), ``above_max`` (NL:
+raises 100 chips above the stack), ``after_cap`` (FL:
 raises on every turn, after the cap too), ``wrong_echo`` (echoes another hand's number),
 ``unrequested`` (answers every state, not only its turns), ``sleeper`` (its first answer
 comes after ``--sleep`` seconds), ``no_size`` (NL: ``r`` without a size), ``folder``
@@ -32,6 +33,14 @@ class _BelowMin:
         return {"kind": "check"} if legal.get("can_check") else {"kind": "call"}
 
 
+class _AboveMax:
+    def act(self, view: Json) -> Json:
+        legal = view["legal"]
+        if legal.get("sized_kind"):
+            return {"kind": legal["sized_kind"], "amount": legal["max_raise_to"] + 100}
+        return {"kind": "check"} if legal.get("can_check") else {"kind": "call"}
+
+
 class _Unchecked(AcpcPlayer):
     """Sends the bot's move as it is (the house player replaces an invalid one)."""
 
@@ -52,8 +61,9 @@ def main() -> None:
     mode = args.mode
     structure = "FL" if mode == "after_cap" else "NL"
     small, big = (5, 10) if structure == "FL" else (50, 100)
-    if mode == "below_min":
-        player: AcpcPlayer = _Unchecked(_BelowMin(), structure=structure, small_blind=small,
+    if mode in ("below_min", "above_max"):
+        bot = _BelowMin() if mode == "below_min" else _AboveMax()
+        player: AcpcPlayer = _Unchecked(bot, structure=structure, small_blind=small,
                                         big_blind=big)
     else:
         player = AcpcPlayer(make_bot("calling_station"), structure=structure,

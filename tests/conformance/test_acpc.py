@@ -89,6 +89,14 @@ def test_a_raise_below_the_minimum_fails_precisely() -> None:
     assert "raise_edges" in report["failed"]
 
 
+def test_a_raise_above_the_stack_fails_precisely() -> None:
+    report, by_check = broken("above_max")
+    row = by_check["raise_edges"]
+    assert row["status"] == "fail" and row["answer"].endswith(":r20100")
+    assert row["detail"] == "r20100 is above the maximum raise-to 20000 (the stack)"
+    assert "call_only" not in report["failed"]  # nothing to raise: it calls
+
+
 def test_a_raise_after_the_fixed_limit_cap_fails() -> None:
     report, by_check = broken("after_cap", "FL")
     row = by_check["raise_cap"]
