@@ -14,7 +14,7 @@ import pokersite.asgi  # noqa: F401  (installs the patch, as Daphne's import of 
 class Transport(StringTransport):
     nodelay: bool | None = None
 
-    def setTcpNoDelay(self, enabled: bool) -> None:  # noqa: N802 (Twisted's name)
+    def setTcpNoDelay(self, enabled: bool) -> None:  # Twisted's name
         self.nodelay = enabled
 
 
