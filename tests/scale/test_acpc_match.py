@@ -388,11 +388,16 @@ def test_a_client_that_connects_again(parts: Parts) -> None:
         sock.shutdown(socket.SHUT_RDWR)
     played = play(parts.port, header, GAME, seed=3)
     assert runner.wait(timeout=60) == 0, parts.logs()
-    assert played.comments[0].startswith(f"# JOINED match {match_id}")
-    assert played.comments[1] == f"# MATCH {match_id}: AcpcBot against rule_based, 30 hands"
-    assert played.comments[-1].startswith(f"# DONE match {match_id}: 30 hands, ")
-    assert not [c for c in played.comments[2:-1] if c != "# WARNING joined during a hand: "
-                "checked or folded for you until the next one"], played.comments
+    comments = played.comments
+    started = f"# MATCH {match_id}: AcpcBot against rule_based, 30 hands"
+    joined_late = ("# WARNING joined during a hand: checked or folded for you until the "
+                   "next one")
+    assert comments[0].startswith(f"# JOINED match {match_id}")
+    # The runner tells the new connection that the match is on when it sees its hello; a
+    # turn sent to the bot just before that may reach the new connection first.
+    assert started in comments[1:3], comments
+    assert comments[-1].startswith(f"# DONE match {match_id}: 30 hands, ")
+    assert not [c for c in comments[1:-1] if c not in (started, joined_late)], comments
     assert len(played.hands) >= 25
     match = _stored(match_id)
     assert match.status == "done", (match.error, parts.logs())
