@@ -214,7 +214,13 @@ class MatchJoin:
                 raise Refused("session_ended", "This bot token has ended (regenerated, bot "
                                                "deleted or owner deactivated).")
             if "reply_to" in item:
+                first = not self.reply_to
                 self.reply_to = item["reply_to"]
+                if first and kind != "match.probe":
+                    # Joined a running match (a reconnect): say hello at once, so that the
+                    # runner counts this connection and tells it the match is on, even
+                    # if it never learns that the old one went away.
+                    self._reply("hello")
             if kind == "match.probe":
                 self._reply("hello")
             elif kind == "match.message" and self._message(item.get("message") or {}):
