@@ -84,10 +84,18 @@ def test_one_browser_plays_two_own_players(server: Any, open_page: Any) -> None:
         turn = act_for.get_attribute("data-turn")
         if seat not in OWN:
             continue
-        expect(act_for).to_have_text(f"playing {OWN[seat]} · seat {seat + 1}")
-        expect(erin.locator(f".seat.playing-as[data-seat='{seat}']")).to_be_visible()
-        expect(erin.locator(".seat.playing-as")).to_have_count(1)
-        expect(erin.locator(f".my-seat.active[data-seat='{seat}']")).to_be_visible()
+        try:
+            expect(act_for).to_have_text(f"playing {OWN[seat]} · seat {seat + 1}")
+            expect(erin.locator(f".seat.playing-as[data-seat='{seat}']")).to_be_visible()
+            expect(erin.locator(".seat.playing-as")).to_have_count(1)
+            expect(erin.locator(f".my-seat.active[data-seat='{seat}']")).to_be_visible()
+        except AssertionError:
+            # The turn may have moved on meanwhile (the other player, or its timer, on a
+            # loaded machine): then look again; the same turn still wrong is a failure.
+            if (act_for.get_attribute("data-seat"), act_for.get_attribute("data-turn")) \
+                    != (str(seat), turn):
+                continue
+            raise
         if len(seats_in_order) == 1:
             shot(erin, "table-two-own-players")
         before = len(sent)
