@@ -6,9 +6,17 @@ superuser; anonymous is simply the unauthenticated client.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 import pytest
+
+# Two test processes (pytest-xdist) share the Redis server: each keeps its cache keys
+# (throttle counters, presence) and channel-layer names under a prefix of its own.
+# Read by the settings, which load after this file.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ["CHANNELS_PREFIX"] = (f"{os.environ.get('CHANNELS_PREFIX', 'poker')}-"
+                                     f"{os.environ['PYTEST_XDIST_WORKER']}")
 
 if TYPE_CHECKING:  # Django models are imported lazily: tests/engine runs without Django.
     from pytest_django.fixtures import Settings as SettingsWrapper
