@@ -16,8 +16,26 @@ and whether the hole cards a spectator saw in a snapshot without their
 ``CardsShown`` event were really shown (a missed message) or leaked. It only ever
 connects to 127.0.0.1.
 
+``--route spread`` (the default) deals the connections round robin over the ports;
+``--route owner`` sends every client of table T to port ``T % len(ports)`` (ports in
+the order given with ``--ports``, else ascending): the hash-by-table rule of a load
+balancer in front of processes that own their tables.
+
+Admission control: a table whose clients got ``server_busy`` while connecting or
+sitting is *refused* (its clients close; it is left out of the latencies and the
+stuck check); the report gives the admitted and refused tables. ``server_busy`` is
+never a protocol error.
+
+``--kill-after S --kill-port P`` SIGKILLs the Daphne process listening on P after S
+seconds of the window (bench/load_faults.py). Its clients reconnect to the next live
+port and resync from a snapshot; unanswered acts are re-sent after 2 s. The report
+gives the takeover time per affected table (kill → the first event of a higher
+version at any of its clients), the clients resynced or not, and the refusals the
+fault caused (``fault_errors``, not errors).
+
 Exit status: 0 when the run was clean (no errors, leaks, chip violations, stuck
-tables or disconnects), 1 otherwise — timings never fail it.
+tables or disconnects; with a kill also: the kill done and every dropped client
+resynced), 1 otherwise — timings never fail it.
 """
 
 from __future__ import annotations
@@ -44,6 +62,7 @@ elif Path(sys.prefix).resolve() != (ROOT / ".venv").resolve():
     os.execv(PYTHON, [str(PYTHON), *sys.argv])
 
 from load_clients import Stats, run_slice  # noqa: E402
+from load_faults import find_daphne, kill  # noqa: E402
 from load_procs import Sampler, server_pids  # noqa: E402
 
 # A 127.0.0.1 server is all this tool ever connects to.
@@ -77,7 +96,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--prefix", default="", help="names of this run's tables and bots")
     p.add_argument("--cleanup", action="store_true", help="close the run's tables afterwards")
     p.add_argument("--json", default="", help="also write the report as JSON here ('-': stdout)")
+    p.add_argument("--route", choices=("spread", "owner"), default="spread",
+                   help="spread: round robin over the ports; owner: every client of table T "
+                   "on port T %% len(ports)")
+    p.add_argument("--kill-after", type=float, default=None,
+                   help="SIGKILL the Daphne of --kill-port after this many measured seconds")
+    p.add_argument("--kill-port", type=int, default=None, help="the port whose Daphne dies")
     args = p.parse_args(argv)
+    if (args.kill_after is None) != (args.kill_port is None):
+        p.error("--kill-after and --kill-port go together")
+    if args.kill_after is not None and not 0 <= args.kill_after < args.duration:
+        p.error("--kill-after must be within --duration")
     if args.host != HOST:
         p.error("the load generator only targets 127.0.0.1")
     if not 1 <= args.tables <= 20000 or not 0 < args.duration <= args.max_duration:
@@ -127,11 +156,30 @@ def _child(tables: list[dict[str, Any]], ports: list[int], options: dict[str, An
     results.put(stats)
 
 
-def percentile(values: list[float], q: float) -> float | None:
+def percentile(values: list[float], q: float, digits: int = 1) -> float | None:
     if not values:
         return None
     ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))], 1)
+    return round(ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))], digits)
+
+
+def _seconds(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
+def inject(args: argparse.Namespace, window_times: Any, window_start: float) -> dict[str, Any]:
+    """SIGKILL the Daphne of --kill-port; the clients learn the time from window_times."""
+    pid, why = find_daphne(args.kill_port, Path(args.scaleout_dir))
+    at = time.time()
+    if pid is not None:
+        window_times[3] = at  # before the signal: a client sees it before its socket drops
+        why = kill(pid)
+        if why:
+            window_times[3] = 0.0
+    print(f"fault: {'SIGKILL pid ' + str(pid) if not why else 'no kill: ' + why} "
+          f"(port {args.kill_port}) at {at - window_start:.1f} s of the window", flush=True)
+    return {"kill_port": args.kill_port, "killed_pid": None if why else pid,
+            "killed_at_s": round(at - window_start, 2), "kill_error": why or None}
 
 
 def merge(parts: list[Stats]) -> Stats:
@@ -139,7 +187,8 @@ def merge(parts: list[Stats]) -> Stats:
     for part in parts:
         for name in ("connected_peak", "connected_at_end", "connect_failures", "disconnects",
                      "actions", "hands", "gaps", "snapshots_checked", "messages",
-                     "tables_with_hands"):
+                     "tables_with_hands", "tables_admitted", "fault_drops", "resynced",
+                     "not_resynced", "retransmits", "resync_requests", "tables_affected"):
             setattr(total, name, getattr(total, name) + getattr(part, name))
         total.ack_ms += part.ack_ms
         total.update_ms += part.update_ms
@@ -152,12 +201,23 @@ def merge(parts: list[Stats]) -> Stats:
         total.disconnect_examples += part.disconnect_examples
         total.chip_violations += part.chip_violations
         total.stuck_tables |= part.stuck_tables
+        total.busy += part.busy
+        total.tables_refused += part.tables_refused
+        total.fault_errors += part.fault_errors
+        total.takeover_s.update(part.takeover_s)
+        total.no_takeover += part.no_takeover
     return total
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     env = scaleout_env(args)
     ports = [int(p) for p in env["PORTS"].split(",")]
+    if not args.ports:  # as discovered: ascending (--ports keeps the order given)
+        ports.sort()
+    if args.kill_port is not None and args.kill_port not in ports:
+        sys.exit(f"--kill-port {args.kill_port} is not one of the Daphne ports {ports}")
+    if args.kill_port is not None and len(ports) < 2:
+        sys.exit("--kill-port needs a second Daphne port to fail over to")
     prefix = args.prefix or f"lt{secrets.token_hex(3)}"
     setup_file = ROOT / "var" / "loadtest" / f"{prefix}.json"
     started = time.time()
@@ -169,12 +229,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     provisioned = time.time() - started
 
     ctx = multiprocessing.get_context("fork")
-    window_times = ctx.Array("d", [0.0, 0.0])
+    # window start, window end, planned kill, actual kill (epoch; 0: not yet)
+    window_times = ctx.Array("d", [0.0, 0.0, 0.0, 0.0])
     results = ctx.Queue()
     procs, readies = [], []
     options = {"pace": args.pace, "timeout_fraction": args.timeout_fraction,
                "turn_seconds": args.turn_seconds,
-               "connect_concurrency": args.connect_concurrency}
+               "connect_concurrency": args.connect_concurrency, "route": args.route,
+               "kill_port": args.kill_port}
     for index in range(args.procs):
         ready = ctx.Event()
         process = ctx.Process(target=_child, args=(
@@ -188,14 +250,22 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         ready.wait(timeout=600)
     ramp = time.time() - ramp_started
     window_start = time.time() + 1.0
+    kill_at = window_start + args.kill_after if args.kill_after is not None else 0.0
+    window_times[2] = kill_at
     window_times[0], window_times[1] = window_start, window_start + args.duration
     sampler = Sampler(server_pids(Path(args.scaleout_dir)),
                       {p.pid: f"load generator {i + 1}" for i, p in enumerate(procs)})
     load_before = os.getloadavg()
     time.sleep(1.0)
     sampler.sample(time.time())
+    fault: dict[str, Any] = {}
     while time.time() < window_start + args.duration:
-        time.sleep(min(5.0, max(0.1, window_start + args.duration - time.time())))
+        wake = min(5.0, max(0.1, window_start + args.duration - time.time()))
+        if kill_at and not fault:
+            wake = min(wake, max(0.0, kill_at - time.time()))
+        time.sleep(wake)
+        if kill_at and not fault and time.time() >= kill_at:
+            fault = inject(args, window_times, window_start)
         sampler.sample(time.time())
     load_after = os.getloadavg()
     parts = [results.get(timeout=120) for _ in procs]
@@ -214,13 +284,37 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     # A table is stuck if no event reached its seats for 2 turn times + 5 s during
     # the window, or if the database shows an unfired deadline after the run.
     stuck = sorted(stats.stuck_tables | set(check["overdue_deadlines"]))
+    if args.kill_port is not None:
+        if not fault:
+            fault = {"kill_port": args.kill_port, "killed_pid": None, "killed_at_s": None,
+                     "kill_error": "the window ended before the kill"}
+        fault.update({
+            "tables_affected": stats.tables_affected,
+            "takeover_max_s": _seconds(percentile(list(stats.takeover_s.values()), 100, 3)),
+            "takeover_p99_s": _seconds(percentile(list(stats.takeover_s.values()), 99, 3)),
+            "takeover_p50_s": _seconds(percentile(list(stats.takeover_s.values()), 50, 3)),
+            "takeover_slowest": dict(sorted(stats.takeover_s.items(),
+                                            key=lambda item: -item[1])[:10]),
+            "no_event_after_kill": len(stats.no_takeover),
+            "no_event_tables": sorted(stats.no_takeover)[:20],
+            "dropped": stats.fault_drops, "resynced": stats.resynced,
+            "not_resynced": stats.not_resynced, "retransmits": stats.retransmits,
+            "snapshot_requests": stats.resync_requests,
+            "fault_errors": dict(stats.fault_errors)})
     return {
         "config": {"tables": args.tables, "seats": args.seats, "duration_s": args.duration,
                    "pace": args.pace, "ports": ports, "generator_processes": args.procs,
                    "spectated_tables": sum(1 for t in setup["tables"] if t["spectator"]),
                    "watchers": args.watchers, "turn_seconds": args.turn_seconds,
                    "prefix": prefix, "provision_s": round(provisioned, 1),
-                   "ramp_s": round(ramp, 1)},
+                   "ramp_s": round(ramp, 1), "route": args.route,
+                   "kill_after_s": args.kill_after, "kill_port": args.kill_port},
+        "admission": {"tables_admitted": stats.tables_admitted,
+                      "tables_refused": len(stats.tables_refused),
+                      "refused_tables": sorted(stats.tables_refused)[:20],
+                      "server_busy": dict(stats.busy),
+                      "actions_per_s": round(stats.actions / args.duration, 1)},
+        "fault": fault or None,
         "clients": {"planned": args.connections, "connected_peak": stats.connected_peak,
                     "connected_at_end": stats.connected_at_end,
                     "connect_failures": stats.connect_failures,
@@ -257,15 +351,20 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def clean(report: dict[str, Any]) -> bool:
     c = report["correctness"]
+    fault = report.get("fault")
     return (not c["errors"] and not c["leaks"] and not c["chip_violations"]
             and not c["stuck_count"] and c["database"]["chips_conserved"]
             and not report["clients"]["disconnects"]
-            and report["throughput"]["actions_per_s"] > 0)
+            and report["throughput"]["actions_per_s"] > 0
+            and (report["config"].get("kill_port") is None
+                 or (fault is not None and not fault["kill_error"]
+                     and not fault["not_resynced"])))
 
 
 def render(report: dict[str, Any]) -> str:
     cfg, cl, th = report["config"], report["clients"], report["throughput"]
     lat, co, ma = report["latency_ms"], report["correctness"], report["machine"]
+    ad, fa = report["admission"], report["fault"]
     unseen, confirmed = co["reveals_not_seen_as_events"], co["reveals_confirmed_by_database"]
     reveals = f"{unseen} snapshot reveals not seen as events"
     if unseen:
@@ -274,7 +373,8 @@ def render(report: dict[str, Any]) -> str:
     lines = [
         f"Load run {cfg['prefix']}: {cfg['tables']} tables x {cfg['seats']} seats, "
         f"{cfg['duration_s']:.0f} s measured at {cfg['pace']} action/s/table, "
-        f"Daphne ports {cfg['ports']}, {cfg['generator_processes']} generator process(es)",
+        f"Daphne ports {cfg['ports']}, {cfg['generator_processes']} generator process(es), "
+        f"route {cfg.get('route', 'spread')}",
         f"  provisioning {cfg['provision_s']} s, connecting {cfg['ramp_s']} s",
         f"clients     planned {cl['planned']}, peak {cl['connected_peak']}, at end "
         f"{cl['connected_at_end']}, connect failures {cl['connect_failures']}, "
@@ -288,6 +388,9 @@ def render(report: dict[str, Any]) -> str:
         f"(at every seat, {lat['update_samples']} samples)",
         f"timers      lateness p50 {lat['timer_late_p50']} ms, p99 {lat['timer_late_p99']} ms "
         f"({lat['timer_samples']} timeouts)",
+        f"admission   {ad['tables_admitted']} tables admitted, {ad['tables_refused']} refused "
+        f"{ad['refused_tables'] or ''}(server_busy {ad['server_busy'] or 'none'}); "
+        f"{ad['actions_per_s']} actions/s accepted",
         f"errors      {co['errors'] or 'none'}; version gaps {co['version_gaps']}",
         f"privacy     {co['leaks']} hole-card leaks ({cfg['spectated_tables']} spectated tables, "
         f"{co['snapshots_checked']} snapshots checked; {reveals})",
@@ -298,6 +401,8 @@ def render(report: dict[str, Any]) -> str:
         f"machine     {ma['cpus']} CPUs, load average {ma['loadavg_before']} -> "
         f"{ma['loadavg_after']}",
     ]
+    if cfg.get("kill_port") is not None:
+        lines.append(_render_fault(cfg, fa))
     for label, figures in ma["processes"].items():
         lines.append(f"  {label:<22} CPU {figures['cpu_percent']:>6} %  RSS "
                      f"{figures['rss_mb']:>7} MB")
@@ -310,6 +415,22 @@ def render(report: dict[str, Any]) -> str:
         lines.append(f"  ! {example}")
     lines.append("RESULT: " + ("clean" if clean(report) else "PROBLEMS (see above)"))
     return "\n".join(lines)
+
+
+def _render_fault(cfg: dict[str, Any], fa: dict[str, Any] | None) -> str:
+    if not fa:
+        return (f"fault       the window ended before the kill at {cfg['kill_after_s']} s "
+                f"(port {cfg['kill_port']})")
+    if fa.get("kill_error"):
+        return f"fault       NO KILL at {fa['killed_at_s']} s: {fa['kill_error']}"
+    return "\n".join([
+        f"fault       SIGKILL pid {fa['killed_pid']} (port {fa['kill_port']}) at "
+        f"{fa['killed_at_s']} s; {fa['tables_affected']} tables affected: takeover max "
+        f"{fa['takeover_max_s']} s, p99 {fa['takeover_p99_s']} s, p50 {fa['takeover_p50_s']} s, "
+        f"{fa['no_event_after_kill']} with no event after it {fa['no_event_tables'] or ''}",
+        f"  clients dropped {fa['dropped']}, resynced {fa['resynced']}, not resynced "
+        f"{fa['not_resynced']}; acts re-sent {fa['retransmits']}, snapshots asked "
+        f"{fa['snapshot_requests']}; fault errors {fa['fault_errors'] or 'none'}"])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,6 +15,23 @@ starts several such processes and merges what they return (:class:`Stats`).
   card in a snapshot that no ``CardsShown`` it saw explains (it may have missed
   messages) is a *reveal*: ``bench/load.py`` has the database verify it.
 * A **watcher** only holds its connection and heartbeats.
+
+Routing (:class:`Net`): ``spread`` deals the connections round robin over the
+Daphne ports; ``owner`` sends every client of table T to ``ports[T % len(ports)]``
+(the hash-by-table rule of a load balancer in front of owner processes).
+
+Admission control: a ``server_busy`` error (on connect, then close code 4503; or
+the reply to a ``sit`` or ``act``) while a table's clients connect and sit makes
+the table *refused*: its clients close and it is left out of every measurement.
+Later ``server_busy`` replies are counted, never errors.
+
+Fault injection (``kill_port``): once ``bench/load.py`` has killed that port's
+process, a client whose socket drops there reconnects to the next live port,
+resyncs from a snapshot (it asks for one if none came within a second) and plays
+on; a seated bot whose ``act`` has no answer within 2 s re-sends it once, then asks
+for a snapshot (which brings the pending ``your_turn``). The refusals this causes
+(``stale_version``, ``wrong_hand``, ``not_your_turn``) are *fault errors*, counted
+apart, while the fault lasts.
 """
 
 from __future__ import annotations
@@ -34,12 +51,24 @@ import websockets
 Json = dict[str, Any]
 HEARTBEAT = 5.0  # docs/protocol.md: a ping every 5 s
 SNAPSHOT_EVERY = 10.0  # a spectator checks a snapshot this often
+BUSY = "server_busy"  # admission control refused the command or connection
+BUSY_CLOSE = 4503  # the close code after a server_busy on connect
+ACK_RETRY = 2.0  # fault mode: re-send an act unanswered this long, then ask a snapshot
+RESYNC_ASK = 1.0  # fault mode: ask for a snapshot if the reconnect brought none by then
+# Refusals a fault causes (an act that crossed a takeover, a re-sent duplicate).
+FAULT_ERRORS = frozenset({"stale_version", "wrong_hand", "not_your_turn"})
 _background: set[asyncio.Task[None]] = set()
 
 
+async def _quietly(coroutine: Any) -> None:
+    with contextlib.suppress(websockets.ConnectionClosed):
+        await coroutine
+
+
 def spawn(coroutine: Any) -> None:
-    """Run a coroutine in the background, keeping a reference until it is done."""
-    task = asyncio.ensure_future(coroutine)
+    """Run a coroutine in the background, keeping a reference until it is done (a send
+    on a connection that closed meanwhile is dropped)."""
+    task = asyncio.ensure_future(_quietly(coroutine))
     _background.add(task)
     task.add_done_callback(_background.discard)
 
@@ -70,6 +99,23 @@ class Stats:
     snapshots_checked: int = 0
     messages: int = 0
     tables_with_hands: int = 0
+    # Admission control: server_busy replies by where they came (connect, sit, act,
+    # other); tables refused while their clients connected and sat.
+    busy: Counter[str] = field(default_factory=Counter)
+    tables_admitted: int = 0
+    tables_refused: list[int] = field(default_factory=list)
+    # Fault injection (--kill-port): clients whose socket the kill dropped, how many
+    # of them resynced from a snapshot on another port, acts re-sent, snapshots asked.
+    fault_drops: int = 0
+    resynced: int = 0
+    not_resynced: int = 0
+    retransmits: int = 0
+    resync_requests: int = 0
+    fault_errors: Counter[str] = field(default_factory=Counter)
+    # Per affected table: seconds from the kill to its first event of a higher version.
+    takeover_s: dict[int, float] = field(default_factory=dict)
+    tables_affected: int = 0
+    no_takeover: list[int] = field(default_factory=list)  # affected, no event after it
 
 
 class Window:
@@ -85,19 +131,106 @@ class Window:
         return self.start <= at <= self.end
 
 
+class Net:
+    """Where the clients connect (the ports, the routing rule) and the injected fault.
+
+    ``times`` is the array bench/load.py shares: window start, window end, the planned
+    kill (epoch) and the actual kill (epoch, 0 until done)."""
+
+    def __init__(self, ports: list[int], route: str, kill_port: int | None, times: Any,
+                 turn_seconds: int) -> None:
+        self.ports, self.route, self.kill_port, self.times = ports, route, kill_port, times
+        self.turn_seconds = turn_seconds
+        self.settle = 2 * turn_seconds + 5  # how long a fault's refusals are expected
+        self.counter = 0
+        self.last_fault = 0.0  # epoch of the last fault action (kill, reconnect, retry)
+
+    def first_port(self, table_id: int) -> int:
+        if self.route == "owner":  # hash by table: every client of a table on one port
+            return self.ports[table_id % len(self.ports)]
+        self.counter += 1  # round robin over the Daphne processes
+        return self.ports[self.counter % len(self.ports)]
+
+    @property
+    def faults(self) -> bool:
+        return self.kill_port is not None
+
+    def killed_at(self) -> float:
+        return float(self.times[3]) if self.faults and len(self.times) > 3 else 0.0
+
+    def near_planned_kill(self) -> bool:
+        """Around the planned kill no turn is left to time out on purpose (it would
+        pass for a slow takeover)."""
+        if not self.faults or len(self.times) < 3 or not self.times[2]:
+            return False
+        now = time.time()
+        return self.times[2] - self.turn_seconds - 2 <= now <= self.times[2] + self.settle
+
+    def dead(self, port: int) -> bool:
+        return port == self.kill_port and self.killed_at() > 0
+
+    def next_port(self, port: int) -> int:
+        """The next live port after ``port`` in the list."""
+        start = self.ports.index(port) if port in self.ports else -1
+        for step in range(1, len(self.ports) + 1):
+            candidate = self.ports[(start + step) % len(self.ports)]
+            if not self.dead(candidate):
+                return candidate
+        return port
+
+    def fault_event(self) -> None:
+        self.last_fault = time.time()
+
+    def in_fault(self) -> bool:
+        """From the kill until ``settle`` seconds after the last fault action."""
+        killed = self.killed_at()
+        now = time.time()
+        return bool(killed) and killed <= now <= max(killed, self.last_fault) + self.settle
+
+
 class TableClients:
     """The generator's view of one table: pacing and the update-latency bookkeeping."""
 
-    def __init__(self, spec: Json, stats: Stats, window: Window) -> None:
+    def __init__(self, spec: Json, stats: Stats, window: Window, net: Net | None = None) -> None:
         self.id: int = spec["id"]
         self.spec = spec
-        self.stats, self.window = stats, window
+        self.stats, self.window, self.net = stats, window, net
         self.seated = len(spec["bots"])
         self.next_action_at = 0.0  # monotonic: the pace
         self.arrivals: dict[int, list[float]] = {}  # version -> arrival times at seats
         self.acts: dict[int, float] = {}  # version -> when the act was sent
         self.last_event = time.monotonic()
         self.hands = 0
+        self.clients: list[Client] = []
+        self.admitting = True  # clients still connecting and sitting
+        self.refused = False  # server_busy while admitting: left out of everything
+        self.high = 0  # highest version any client of the table saw
+        self.high_at_kill = 0  # ... before the kill
+        self.takeover_at: float | None = None  # epoch of the first higher one after it
+
+    def measuring(self) -> bool:
+        return self.window.inside() and not self.refused
+
+    def saw(self, version: int) -> None:
+        """An events message of ``version`` reached a client of the table."""
+        if version <= self.high:
+            return
+        self.high = version
+        if self.net is None or not self.net.faults:
+            return
+        killed, now = self.net.killed_at(), time.time()
+        if not killed or now <= killed:
+            self.high_at_kill = version
+        elif self.takeover_at is None and version > self.high_at_kill:
+            self.takeover_at = now
+
+    def refuse(self) -> None:
+        """Admission control refused a client: the table's clients close."""
+        if self.refused:
+            return
+        self.refused = True
+        for client in self.clients:
+            client.give_up()
 
     def arrived(self, version: int, at: float) -> None:
         self.arrivals.setdefault(version, []).append(at)
@@ -112,7 +245,7 @@ class TableClients:
         sent, seen = self.acts.get(version), self.arrivals.get(version, ())
         if sent is None or len(seen) < self.seated:
             return
-        if self.window.inside():
+        if self.measuring():
             self.stats.update_ms.append((max(seen) - sent) * 1000)
         del self.acts[version]
         del self.arrivals[version]
@@ -146,13 +279,25 @@ class Client:
 
     role = "watcher"
 
-    def __init__(self, table: TableClients, bot: Json, url: str, stats: Stats,
+    def __init__(self, table: TableClients, bot: Json, net: Net, stats: Stats,
                  window: Window, connected: list[int]) -> None:
-        self.table, self.bot, self.url = table, bot, url
+        self.table, self.bot, self.net = table, bot, net
         self.stats, self.window, self.connected = stats, window, connected
+        self.port = self.home_port = net.first_port(table.id)
         self.version = 0
         self.ws: Any = None
         self.ready = asyncio.Event()
+        self.snapshot_here = False  # a snapshot came on the current connection
+        self.busy_here = False  # server_busy on connect on the current connection
+        self.resyncing = False  # dropped by the kill, no snapshot since
+        table.clients.append(self)
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/tables/{self.table.id}/"
+
+    def measuring(self) -> bool:
+        return self.table.measuring()
 
     async def send(self, data: Json) -> None:
         await self.ws.send(json.dumps(data, separators=(",", ":")))
@@ -160,23 +305,35 @@ class Client:
     async def run(self, gate: asyncio.Semaphore) -> None:
         headers = {"Authorization": f"Bearer {self.bot['token']}"}
         first = True
-        while not self.window.stopping:
+        while not self.window.stopping and not self.table.refused:
             try:
                 async with gate:
                     ws = await websockets.connect(
                         self.url, additional_headers=headers, open_timeout=60,
                         ping_interval=None, max_size=2**20, compression=None)
             except (OSError, TimeoutError, websockets.WebSocketException):
+                if self.resyncing or self.net.dead(self.port):  # the kill: the next port
+                    self.stats.fault_errors["connect_failed"] += 1
+                    self.port = self.net.next_port(self.port)
+                    self.net.fault_event()
+                    await asyncio.sleep(0.1 + 0.2 * random.random())
+                    continue
                 self.stats.connect_failures += 1
                 await asyncio.sleep(1 + random.random())
                 continue
+            if self.table.refused or self.window.stopping:
+                await ws.close()
+                break
             self.ws = ws
+            self.snapshot_here = self.busy_here = False
             self.connected[0] += 1
             self.stats.connected_peak = max(self.stats.connected_peak, self.connected[0])
             beat = asyncio.create_task(self.heartbeat())
             try:
                 await self.opened(first)
                 first = False
+                if self.resyncing:
+                    spawn(self.ask_snapshot(ws))
                 async for text in ws:
                     self.stats.messages += 1
                     self.handle(json.loads(text), time.monotonic())
@@ -186,20 +343,58 @@ class Client:
                 beat.cancel()
                 self.connected[0] -= 1
                 self.ready.set()
-            if not self.window.stopping:
-                self.stats.disconnects += 1
-                if len(self.stats.disconnect_examples) < 10:
-                    self.stats.disconnect_examples.append(
-                        f"{self.role} at table {self.table.id}: code {ws.close_code} "
-                        f"{ws.close_reason or ''}".strip())
-                self.lost_events()
-                await asyncio.sleep(1)
+                self.connection_lost()
+            if self.window.stopping or self.table.refused:
+                break
+            if ws.close_code == BUSY_CLOSE or self.busy_here:
+                if not self.busy_here:  # the close without its error message
+                    self.busy("connect")
+                if self.table.refused:
+                    break
+                await asyncio.sleep(1 + random.random())  # busy after admission: later
+                continue
+            if self.net.dead(self.port):
+                self.fault_dropped()
+                continue
+            self.stats.disconnects += 1
+            if len(self.stats.disconnect_examples) < 10:
+                self.stats.disconnect_examples.append(
+                    f"{self.role} at table {self.table.id}: code {ws.close_code} "
+                    f"{ws.close_reason or ''}".strip())
+            self.lost_events()
+            await asyncio.sleep(1)
+
+    def fault_dropped(self) -> None:
+        """The kill took this connection's process: resync on the next live port."""
+        self.stats.fault_drops += 1
+        self.stats.fault_errors["connection_lost"] += 1
+        self.resyncing = True
+        self.net.fault_event()
+        self.lost_events()
+        self.port = self.net.next_port(self.port)
+
+    async def ask_snapshot(self, ws: Any) -> None:
+        """After a fault reconnect: the connect snapshot, or else ask for one."""
+        await asyncio.sleep(RESYNC_ASK)
+        if self.resyncing and self.ws is ws and not self.window.stopping:
+            self.stats.resync_requests += 1
+            await self.send({"type": "snapshot", "request_id": "resync"})
+
+    def connection_lost(self) -> None:
+        """The current connection ended (whatever the reason)."""
+
+    def give_up(self) -> None:
+        """The table was refused: close and stop."""
+        self.ready.set()
+        if self.ws is not None:
+            spawn(self.close())
 
     async def heartbeat(self) -> None:
-        await asyncio.sleep(random.random() * HEARTBEAT)
-        while True:
-            await self.send({"type": "ping"})
-            await asyncio.sleep(HEARTBEAT)
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await asyncio.sleep(random.random() * HEARTBEAT)
+            while True:
+                await self.send({"type": "ping"})
+                await asyncio.sleep(HEARTBEAT)
 
     async def opened(self, first: bool) -> None:
         """Called once connected (again after a reconnect)."""
@@ -208,17 +403,46 @@ class Client:
         if self.ws is not None:
             await self.ws.close()
 
+    def busy_kind(self, request_id: str) -> str:
+        return "other" if self.snapshot_here else "connect"
+
+    def busy(self, where: str) -> None:
+        """A server_busy: while the table is being admitted, the table is refused."""
+        self.stats.busy[where] += 1
+        if where == "connect":
+            self.busy_here = True
+        if self.table.admitting:
+            self.table.refuse()
+
+    def is_retry(self, request_id: str) -> bool:
+        return False
+
+    def error(self, message: Json) -> None:
+        code = message.get("code", "?")
+        if code == BUSY:
+            self.busy(self.busy_kind(str(message.get("request_id"))))
+            return
+        if self.net.faults and code in FAULT_ERRORS and (
+                self.net.in_fault() or self.is_retry(str(message.get("request_id")))):
+            self.stats.fault_errors[code] += 1
+            return
+        self.stats.errors[code] += 1
+        self.stats.error_examples.setdefault(code, f"{self.role}: {message.get('message')}")
+
     def handle(self, message: Json, at: float) -> None:
         kind = message.get("type")
         if kind == "error":
-            code = message.get("code", "?")
-            self.stats.errors[code] += 1
-            self.stats.error_examples.setdefault(code, f"{self.role}: {message.get('message')}")
+            self.error(message)
         if kind == "snapshot":
             self.version = max(self.version, message["version"])
+            self.snapshot_here = True
+            if self.resyncing:
+                self.resyncing = False
+                self.stats.resynced += 1
             self.ready.set()
         elif kind == "events":
             version = message["version"]
+            self.table.saw(version)
             if self.version and version > self.version + 1:
                 self.stats.gaps += 1
                 self.lost_events()
@@ -228,6 +452,18 @@ class Client:
             self.on_events(message, version, at)
         elif kind in ("your_turn", "private"):
             self.on_private(message, at)
+        elif kind == "pong" and self.net.in_fault() and message.get("version", 0) > self.version:
+            spawn(self.behind(message["version"]))
+
+    async def behind(self, version: int) -> None:
+        """Fault window: the table committed a version we never got (its fan-out may have
+        died with the killed process): a snapshot if it is still missing in 0.5 s
+        (docs/protocol.md, pong)."""
+        await asyncio.sleep(0.5)
+        if self.version < version and not self.window.stopping:
+            self.stats.resync_requests += 1
+            self.net.fault_event()
+            await self.send({"type": "snapshot", "request_id": "behind"})
 
     def on_events(self, message: Json, version: int, at: float) -> None:
         pass
@@ -237,6 +473,17 @@ class Client:
 
     def on_private(self, message: Json, at: float) -> None:
         pass
+
+
+@dataclass
+class Attempt:
+    """An act in flight (with its re-sent copy in fault mode)."""
+
+    sent: float  # monotonic: when the first copy went out
+    turn: tuple[Any, Any]  # (hand, version) of its your_turn
+    command: Json
+    ids: list[str] = field(default_factory=list)
+    answered: bool = False
 
 
 class Seated(Client):
@@ -249,28 +496,70 @@ class Seated(Client):
         super().__init__(*args)
         self.seat, self.pace, self.timeout_fraction = seat, pace, timeout_fraction
         self.counts_hands, self.rng = counts_hands, rng
-        self.sent: dict[str, float] = {}  # request_id -> monotonic send time
+        self.pending: dict[str, Attempt] = {}  # request_id -> its act
+        self.retries: set[str] = set()  # request_ids of re-sent acts
+        self.turn: tuple[Any, Any] | None = None  # (hand, version) of the last your_turn
         self.skipped_last = False
         self.awaiting_timeout: float | None = None  # announced deadline (epoch)
         self.counter = 0
+        self.settled = asyncio.Event()  # the sit was answered (or the connection ended)
 
     async def opened(self, first: bool) -> None:
         if first:
             await self.send({"type": "sit", "seat": self.seat,
                              "buy_in": self.table.spec["buy_in"], "request_id": "sit"})
 
+    def connection_lost(self) -> None:
+        self.settled.set()
+        for attempt in self.pending.values():  # never answered now: the turn comes again
+            attempt.answered = True
+        self.pending.clear()
+
+    def give_up(self) -> None:
+        self.settled.set()
+        super().give_up()
+
+    def busy_kind(self, request_id: str) -> str:
+        if request_id == "sit":
+            return "sit"
+        if request_id in self.pending or request_id in self.retries:
+            return "act"
+        return super().busy_kind(request_id)
+
+    def is_retry(self, request_id: str) -> bool:
+        return request_id in self.retries
+
+    def answered(self, request_id: str) -> Attempt | None:
+        """The first answer to an act (either copy); None for a later one or none."""
+        attempt = self.pending.pop(request_id, None)
+        if attempt is None or attempt.answered:
+            return None
+        attempt.answered = True
+        for other in attempt.ids:
+            self.pending.pop(other, None)
+        return attempt
+
     def handle(self, message: Json, at: float) -> None:
         kind = message.get("type")
+        request_id = str(message.get("request_id"))
+        if kind in ("ack", "error") and request_id == "sit":
+            self.settled.set()
         if kind == "ack":
-            sent = self.sent.pop(str(message.get("request_id")), None)
-            if sent is not None:
-                if self.window.inside():
+            attempt = self.answered(request_id)
+            if attempt is not None:
+                if self.measuring():
                     self.stats.actions += 1
-                    self.stats.ack_ms.append((at - sent) * 1000)
-                self.table.acked(message["version"], sent)
+                    self.stats.ack_ms.append((at - attempt.sent) * 1000)
+                self.table.acked(message["version"], attempt.sent)
             return
-        if kind == "error" and message.get("code") == "already_seated":
-            return  # after a reconnect the seat was kept (docs/protocol.md)
+        if kind == "error":
+            if message.get("code") == BUSY:
+                self.busy(self.busy_kind(request_id))
+                self.answered(request_id)
+                return
+            self.answered(request_id)
+            if message.get("code") == "already_seated":
+                return  # after a reconnect the seat was kept (docs/protocol.md)
         super().handle(message, at)
 
     def on_events(self, message: Json, version: int, at: float) -> None:
@@ -280,12 +569,12 @@ class Seated(Client):
             if kind == "HoleCardsDealt" and event["player"] != self.seat \
                     and event["cards"].strip("?"):
                 self.stats.leaks.append(f"table {self.table.id} seat {self.seat} saw {event}")
-            elif kind == "HandEnded" and self.counts_hands and self.window.inside():
+            elif kind == "HandEnded" and self.counts_hands and self.measuring():
                 self.stats.hands += 1
                 self.table.hands += 1
             elif kind == "PlayerTimedOut" and event["player"] == self.seat \
                     and self.awaiting_timeout is not None:
-                if self.window.inside():
+                if self.measuring():
                     self.stats.timer_late_ms.append((time.time() - self.awaiting_timeout) * 1000)
                 self.awaiting_timeout = None
             elif kind == "PlayerSatOut" and event["player"] == self.seat \
@@ -299,12 +588,14 @@ class Seated(Client):
 
     def on_private(self, message: Json, at: float) -> None:
         if message["type"] == "your_turn" and not self.window.stopping:
+            self.turn = (message.get("hand"), message.get("version"))
             spawn(self.act(message))
 
     async def act(self, turn: Json) -> None:
         table = self.table
         if (not self.skipped_last and self.window.inside()
-                and self.rng.random() < self.timeout_fraction):
+                and self.rng.random() < self.timeout_fraction
+                and not self.net.near_planned_kill()):
             self.skipped_last = True
             self.awaiting_timeout = _deadline(turn.get("deadline"))
             table.next_action_at = time.monotonic() + 1 / self.pace
@@ -315,17 +606,42 @@ class Seated(Client):
         table.next_action_at = max(now, table.next_action_at) + 1 / self.pace
         if wait > 0:
             await asyncio.sleep(wait)
-        if self.window.stopping:
+        if self.window.stopping or table.refused:
             return
         self.counter += 1
         request_id = f"a{self.counter}"
-        self.sent[request_id] = time.monotonic()
+        command = {"type": "act", "hand": turn["hand"], "version": turn["version"],
+                   "action": choose(turn["legal"], self.rng), "request_id": request_id}
+        attempt = Attempt(time.monotonic(), (turn.get("hand"), turn.get("version")), command,
+                          [request_id])
+        self.pending[request_id] = attempt
         try:
-            await self.send({"type": "act", "hand": turn["hand"], "version": turn["version"],
-                             "action": choose(turn["legal"], self.rng),
-                             "request_id": request_id})
+            await self.send(command)
         except websockets.ConnectionClosed:
-            self.sent.pop(request_id, None)
+            self.pending.pop(request_id, None)
+            return
+        if self.net.faults:
+            spawn(self.watch(attempt))
+
+    async def watch(self, attempt: Attempt) -> None:
+        """Fault mode, after the kill: an act unanswered for 2 s is re-sent (a duplicate
+        is refused with stale_version); 2 s more, and a snapshot is asked for."""
+        for step in (1, 2):
+            await asyncio.sleep(ACK_RETRY)
+            if (attempt.answered or self.window.stopping or self.table.refused
+                    or not self.net.killed_at() or self.turn != attempt.turn):
+                return
+            self.net.fault_event()
+            if step == 1:
+                request_id = f"{attempt.ids[0]}r"
+                attempt.ids.append(request_id)
+                self.pending[request_id] = attempt
+                self.retries.add(request_id)
+                self.stats.retransmits += 1
+                await self.send({**attempt.command, "request_id": request_id})
+            else:
+                self.stats.resync_requests += 1
+                await self.send({"type": "snapshot", "request_id": "resync"})
 
 
 class Spectator(Client):
@@ -424,9 +740,11 @@ class Spectator(Client):
 
 async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
                     timeout_fraction: float, turn_seconds: int, window_times: Any,
-                    ready: Any, connect_concurrency: int, seed: int) -> Stats:
+                    ready: Any, connect_concurrency: int, seed: int, route: str = "spread",
+                    kill_port: int | None = None) -> Stats:
     """Connect every client of these tables, play until the window closes, report."""
     stats, window = Stats(), Window()
+    net = Net(ports, route, kill_port, window_times, turn_seconds)
     connected = [0]
     gate = asyncio.Semaphore(connect_concurrency)
     rng = random.Random(seed)
@@ -434,23 +752,17 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
     spectators: list[Spectator] = []
     seated: list[Seated] = []
     watchers: list[Client] = []
-    counter = 0
-
-    def url(table_id: int) -> str:
-        nonlocal counter
-        counter += 1  # round robin over the Daphne processes
-        return f"ws://127.0.0.1:{ports[counter % len(ports)]}/ws/tables/{table_id}/"
 
     for spec in tables:
-        group = TableClients(spec, stats, window)
+        group = TableClients(spec, stats, window, net)
         groups.append(group)
         if spec.get("spectator"):
-            spectators.append(Spectator(group, spec["spectator"], url(spec["id"]), stats,
-                                        window, connected))
+            spectators.append(Spectator(group, spec["spectator"], net, stats, window,
+                                        connected))
         for bot in spec.get("watchers", []):
-            watchers.append(Client(group, bot, url(spec["id"]), stats, window, connected))
+            watchers.append(Client(group, bot, net, stats, window, connected))
         for seat, bot in enumerate(spec["bots"]):
-            seated.append(Seated(group, bot, url(spec["id"]), stats, window, connected,
+            seated.append(Seated(group, bot, net, stats, window, connected,
                                  seat=seat, pace=pace, timeout_fraction=timeout_fraction,
                                  counts_hands=seat == 0, rng=random.Random(rng.random())))
     tasks: list[asyncio.Task[None]] = []
@@ -461,6 +773,11 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
     for client in seated:
         tasks.append(asyncio.create_task(client.run(gate)))
     await _all_ready(seated)
+    await _all_ready(seated, "settled", 60)  # every sit answered: admission is over
+    for group in groups:
+        group.admitting = False
+    stats.tables_refused = [g.id for g in groups if g.refused]
+    stats.tables_admitted = len(groups) - len(stats.tables_refused)
     ready.set()
     while window_times[0] == 0:  # the parent sets the window once every process is ready
         await asyncio.sleep(0.05)
@@ -472,7 +789,7 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
         now = time.monotonic()
         if window.inside():
             for group in groups:
-                if now - max(group.last_event, opened) > stuck_after:
+                if not group.refused and now - max(group.last_event, opened) > stuck_after:
                     stats.stuck_tables.add(group.id)
     # A last snapshot for the chip check, then close.
     for spectator in spectators:
@@ -481,12 +798,13 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
     await asyncio.sleep(2)
     window.stopping = True
     stats.connected_at_end = connected[0]
+    everyone = [*seated, *spectators, *watchers]
+    _fault_figures(stats, net, groups, everyone)
     for spectator in spectators:
         spectator.finish()
         if spectator.checker is not None:
             spectator.checker.cancel()
-    await asyncio.gather(*(c.close() for c in [*seated, *spectators, *watchers]),
-                         return_exceptions=True)
+    await asyncio.gather(*(c.close() for c in everyone), return_exceptions=True)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -494,7 +812,29 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
     return stats
 
 
-async def _all_ready(clients: list[Any], timeout: float = 300) -> None:
+def _fault_figures(stats: Stats, net: Net, groups: list[TableClients],
+                   clients: list[Client]) -> None:
+    """Takeover per affected table: every table with a client on the killed port, and
+    every table whose first event after the kill came more than 1 s after it."""
+    killed = net.killed_at()
+    if not killed:
+        return
+    stats.not_resynced = sum(1 for c in clients if c.resyncing and not c.table.refused)
+    for group in groups:
+        if group.refused:
+            continue
+        took = None if group.takeover_at is None else group.takeover_at - killed
+        on_port = any(c.home_port == net.kill_port for c in group.clients)
+        if on_port or took is None or took > 1.0:
+            stats.tables_affected += 1
+            if took is None:
+                stats.no_takeover.append(group.id)
+            else:
+                stats.takeover_s[group.id] = round(took, 3)
+
+
+async def _all_ready(clients: list[Any], event: str = "ready", timeout: float = 300) -> None:
     """Wait until every client got its first snapshot (or gave up connecting)."""
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(asyncio.gather(*(c.ready.wait() for c in clients)), timeout)
+        await asyncio.wait_for(asyncio.gather(*(getattr(c, event).wait() for c in clients)),
+                               timeout)

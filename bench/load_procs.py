@@ -68,7 +68,8 @@ class Sampler:
         now = _all()
         if self.first is None:
             self.first, self.t0 = now, at
-        self.last, self.t1 = now, at
+        # A process that died (e.g. the Daphne --kill-port killed) keeps its last figures.
+        self.last, self.t1 = {**self.last, **now}, at
         rss: dict[str, int] = {}
         for pid, (name, _, resident) in now.items():
             label = self.label(pid, name)
