@@ -195,6 +195,14 @@ TABLES = {
     # Websocket database calls in asgiref's thread pool (ASGI_THREADS) instead of
     # Channels' one shared thread per process (docs/benchmarks.md, "Scale").
     "DB_PARALLEL": env_bool("TABLES_DB_PARALLEL", False),
+    # Live tables owned by one process each, written behind with group commits
+    # (tables/owner.py, docs/scale.md); PostgreSQL only.
+    "OWNERS": env_bool("TABLES_OWNERS", False),
+    "OWNER_COMMIT_MS": float(os.environ.get("TABLES_OWNER_COMMIT_MS", "10")),
+    "OWNER_LEASE_SECONDS": float(os.environ.get("TABLES_OWNER_LEASE_SECONDS", "3")),
+    "OWNER_BUSY_LAG_MS": float(os.environ.get("TABLES_OWNER_BUSY_LAG_MS", "150")),
+    "OWNER_BUSY_COMMIT_MS": float(os.environ.get("TABLES_OWNER_BUSY_COMMIT_MS", "250")),
+    "OWNER_MAX_TABLES": int(os.environ.get("TABLES_OWNER_MAX_TABLES", "0")),
 }
 
 # Shared cache (API throttling counters): Redis when there is one, so that every

@@ -20,7 +20,7 @@ from django.contrib.auth.models import AnonymousUser
 from accounts.credentials import Credential
 from accounts.models import Player
 
-from . import fanout, limits, presence, selectors, services
+from . import fanout, limits, owner, presence, selectors, services
 from .errors import TableError
 from .models import Table, TableStatus
 from .outage import LayerGuard
@@ -29,7 +29,8 @@ from .wire import LoopDispatch, TokenBucket, WireError, decode, reads_in_own_thr
 PROTOCOL = 2
 log = logging.getLogger(__name__)
 CLOSE_CODES = {"not_authenticated": 4401, "session_ended": 4401, "table_not_found": 4404,
-               "table_closed": 4410, "too_many_connections": 4429}
+               "table_closed": 4410, "too_many_connections": 4429,
+               "server_busy": 4503}
 RECHECK_SECONDS = 1.0  # the credential is re-read at most this often (guard)
 ENDED = "Your session or bot token has ended (logged out, password changed, token " \
         "regenerated, bot deleted or account deactivated); connect again."
@@ -65,6 +66,10 @@ async def db(call: Callable[..., Any], *, read_only: bool = False,
         except Exception:
             log.warning("publishing after a commit failed", exc_info=True)
     return result
+
+
+def _nothing() -> None:
+    """(A database call that only checks the connection's credential.)"""
 
 
 def _committed_version(table_id: int) -> int | None:
@@ -131,8 +136,13 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         if not await self.join_groups(groups, self.joined, accepted=True):
             return  # the channel layer is down: refused with "unavailable", 1013
         try:
-            await db(services.connect, guard=self.credential, table_id=self.table_id,
-                     channel_name=self.channel_name, user=self.user, bot=self.bot)
+            if owner.enabled():  # this process owns the table from now, if nobody does
+                host = owner.host()
+                await host.start()
+                await host.live(self.table_id)
+            await self.table_call(services.connect, guard=self.credential,
+                                  table_id=self.table_id, channel_name=self.channel_name,
+                                  user=self.user, bot=self.bot)
             self.registered = True
             presence.writer().add(self)
             await self.send_snapshot()
@@ -183,7 +193,7 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         # close at once) must not skip it, and a stale member only expires.
         if getattr(self, "registered", False):
             presence.writer().remove(self)
-            await db(services.disconnect, channel_name=self.channel_name)
+            await self.table_call(services.disconnect, channel_name=self.channel_name)
         for group in getattr(self, "joined", []):
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
@@ -261,8 +271,9 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
     async def register_again(self) -> None:
         """Swept while silent, but heard from again: the player is back (tables.presence)."""
         try:
-            await db(services.connect, guard=self.credential, table_id=self.table_id,
-                     channel_name=self.channel_name, user=self.user, bot=self.bot)
+            await self.table_call(services.connect, guard=self.credential,
+                                  table_id=self.table_id, channel_name=self.channel_name,
+                                  user=self.user, bot=self.bot)
         except TableError as error:
             await self.refuse(error)
 
@@ -283,10 +294,23 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
             await db(services.chat, guard=self.guard(), table_id=self.table_id,
                      user=self.user, bot=self.bot, text=data.get("text"))
             await self.ack(request_id, self.version)
+        elif owner.enabled():  # at the table's owner (tables.owner), maybe forwarded
+            guard = self.guard()
+            if guard is not None:
+                await db(_nothing, read_only=True, guard=guard)
+            version = await owner.host().command(self.table_id, self.user, self.bot, data)
+            await self.ack(request_id, version)
         else:  # a table command: the service knows the game's commands (else unknown_type)
             result = await db(services.execute, guard=self.guard(), table_id=self.table_id,
                               user=self.user, bot=self.bot, command=data)
             await self.ack(request_id, result.version)
+
+    async def table_call(self, call: Callable[..., Any], **kwargs: Any) -> Any:
+        """Presence (connect, disconnect) in its own transaction; with live tables
+        through :meth:`tables.owner.Host.presence`."""
+        if owner.enabled():
+            return await owner.host().presence(self.table_id, call, **kwargs)
+        return await db(call, **kwargs)
 
     async def ack(self, request_id: Any, version: int) -> None:
         reply: dict[str, Any] = {"type": "ack", "version": version}

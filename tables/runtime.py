@@ -88,6 +88,11 @@ def locked_table(table_id: int, *, skip_locked: bool = False,
         yield TableRun(table, now or timezone.now())
 
 
+class NeedsTransaction(Exception):
+    """Raised on a live table (write-behind) by a command that must run in its own
+    transaction: the owner flushes, drops its copy and runs the command classically."""
+
+
 class TableRun:
     """The loaded table inside its transaction; collects events for the fan-out."""
 
@@ -108,6 +113,34 @@ class TableRun:
         self._policy_added = False  # the round's policies need writing
         self._seat_rows_loaded: dict[int, Seat] | None = None
         self._seats_at_load = self._seat_signature()
+        # The owner of a live table (tables.owner) keeps this run between commands and
+        # collects its writes instead of making them (write-behind): ``sink`` is then
+        # its :class:`tables.owner.Live`. ``None``: every write now, in the transaction.
+        self.sink: Any = None
+        self.engine_calls = 0  # game calls made by the current command
+
+    def next_command(self, now: datetime) -> None:
+        """Start another command on the same loaded table (the owner's live copy)."""
+        self.now = now
+        self.events = []
+        self._status_loaded = self.table.status
+        self._cash_outs, self._buy_ins, self._seated_now = [], [], set()
+        self._hidden_changed = self._policy_added = False
+        self._seats_at_load = self._seat_signature()
+        self.engine_calls = 0
+
+    def _write(self, row: Any, fields: tuple[str, ...]) -> None:
+        """``UPDATE`` these fields of ``row`` now, or (live table) with the next group commit."""
+        if self.sink is None:
+            rowsql.update_row(row, fields)
+        else:
+            self.sink.write(row, fields)
+
+    def _classic(self, why: str) -> None:
+        """A live table's command that needs the whole transaction (money, seats that
+        appear or go, a game that ends): the owner runs it again the classic way."""
+        if self.sink is not None:
+            raise NeedsTransaction(why)
 
     # ------------------------------------------------------------ queries
     @property
@@ -182,6 +215,7 @@ class TableRun:
     # ------------------------------------------------------------ changes
     def engine(self, call: Callable[..., list[Event]], *args: Any) -> list[Event]:
         """Run one game call; its events are recorded (round log, money, results)."""
+        self.engine_calls += 1
         try:
             events = call(self.state, *args)
         except EngineError as error:
@@ -256,7 +290,7 @@ class TableRun:
         except (TypeError, KeyError, ValueError, EngineError):  # export must not stop play
             row.record = {}
         fields = ("ended_at", "events", "hidden", "record", "calls")
-        rowsql.update_row(row, (*fields, "policies") if row.policies else fields)
+        self._write(row, (*fields, "policies") if row.policies else fields)
         results = []
         for result in ended.results:
             player = players.get(result.player_id)
@@ -265,11 +299,15 @@ class TableRun:
                 hand=row, player=player, seat=result.seat, name=player.name if player else "",
                 position=position, net=result.net, score=result.score,
                 detail=result.detail, secret=result.secret))
-        HandPlayer.objects.bulk_create(results)
+        if self.sink is None:
+            HandPlayer.objects.bulk_create(results)
+        else:
+            self.sink.insert(results)
         self.hand_row = None
 
     def _end_game(self, ended: GameEnded) -> None:
         """A game that ends: store the standings (leaderboards), finish the table."""
+        self._classic("the game ends")
         table = self.table
         rows = []
         standings = []
@@ -327,17 +365,24 @@ class TableRun:
             started = next((e for e in events if isinstance(e, RoundStarted)), None)
             if started is None:
                 raise TableError("game_error", "The game started a round without saying so.")
-            self.hand_row = Hand.objects.create(
+            hand = Hand(
                 table=table, number=started.number, started_at=self.now,
                 button=getattr(started, "button", None), seats=list(started.seats),
                 participants=list(started.player_ids), chance=chance, events=[], hidden=[],
                 start_state=start_state, calls=[],
             )
+            if self.sink is None:
+                hand.save(force_insert=True)
+            else:
+                self.sink.new_hand(hand)  # its id from the owner's reserved block
+            self.hand_row = hand
             if table.status == TableStatus.WAITING:
                 table.status = TableStatus.RUNNING
             self.record(events)  # type: ignore[arg-type]
 
     def _post_ledger(self) -> None:
+        if self._buy_ins or self._cash_outs:
+            self._classic("money moves")
         for player_id, chips, sat in sorted(self._buy_ins):
             player = self.player(player_id)
             if sat:
@@ -369,6 +414,8 @@ class TableRun:
         if self._seat_rows_loaded is None and self._seat_signature() == self._seats_at_load:
             return False
         rows = self._seat_rows
+        if self.sink is not None and set(rows) != {n for n, o in enumerate(seats) if o}:
+            self._classic("somebody sits down or stands up")
         occupancy_changed = False
         changed: list[Seat] = []
         for number, occupant in enumerate(seats):
@@ -396,10 +443,11 @@ class TableRun:
                 row.stack, row.state = occupant.chips, state
                 changed.append(row)
         for row in changed:  # a fixed UPDATE per row is cheaper than one bulk_update
-            rowsql.update_row(row, ("stack", "state"))  # (CASE … WHEN per row) to build
+            self._write(row, ("stack", "state"))  # (CASE … WHEN per row) to build
         return occupancy_changed
 
     def save_seat(self, row: Seat) -> None:
+        self._classic("presence")
         row.save(update_fields=["disconnected_at", "sat_out_by_disconnect", "state"])
 
     def to_act(self) -> tuple[int, ...]:
@@ -454,12 +502,19 @@ class TableRun:
         new_turn = self._decide()
         seats_changed = self._sync_seats()
         table = self.table
+        table.current_hand = self.hand_row
+        if self.sink is not None:  # live: written with the owner's next group commit
+            table.version += 1
+            batch = fanout.build_batch(self, new_turn=new_turn)
+            if seats_changed or table.status != self._status_loaded:
+                batch += fanout.announce_to_lobby(table.pk, table.status)
+            self.sink.changed(self, batch)
+            return table.version
         if self.hand_row is not None:  # (private events come only when a round deals)
             fields = ("events", "calls", "hidden") if self._hidden_changed else ("events", "calls")
             if self._policy_added:
                 fields = (*fields, "policies")
             rowsql.update_row(self.hand_row, fields)
-        table.current_hand = self.hand_row
         table.state = self.game.dump(self.state)
         if bump:
             table.version += 1

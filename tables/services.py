@@ -420,29 +420,42 @@ def _clear_disconnect_flag(run: TableRun, user: User, bot: Player | None) -> Non
 def execute(*, table_id: int, user: Any, command: Json, bot: Player | None = None,
             now: datetime | None = None) -> CommandResult:
     """Apply one client command to a table; raises TableError (nothing changed)."""
+    check_command(user, bot, command)
+    kind = command["type"]
+    with locked_table(table_id, now=now) as run:
+        assert run is not None
+        version = apply_command(run, user, bot, command)
+        if kind == "sit":
+            _flag_unconnected(run)
+    return CommandResult(table_id, version)
+
+
+def apply_command(run: TableRun, user: Any, bot: Player | None, command: Json) -> int:
+    """One checked command (:func:`execute`) on the loaded table: in its transaction,
+    or on the owner's live copy (tables.owner). Returns the new version."""
+    kind = command["type"]
+    handler = HANDLERS.get(kind, _game_command)
+    if run.table.status == TableStatus.CLOSED:
+        raise TableError("table_closed", "This table is closed.")
+    if run.table.status == TableStatus.FINISHED and kind != "leave":
+        raise TableError("game_over", "This game is over; its standings are final.")
+    handler(run, user, bot, command)
+    if kind != "act":
+        # An action never needs it: a seat sat out by a disconnect stays sitting out
+        # (and so keeps its flag, see below) until its player sits in — a command
+        # that comes here — or reconnects (connect() clears the flag).
+        _clear_disconnect_flag(run, user, bot)
+    return run.finish()
+
+
+def check_command(user: Any, bot: Player | None, command: Any) -> None:
+    """What :func:`execute` checks before it touches the table."""
     _check_user(user, bot)
     if not isinstance(command, dict):
         raise TableError("malformed_message", "A command is a JSON object.")
     kind = command.get("type")
     if not isinstance(kind, str) or len(kind) > 40:
         raise TableError("unknown_type", f"Unknown command type {kind!r}.")
-    handler = HANDLERS.get(kind, _game_command)
-    with locked_table(table_id, now=now) as run:
-        assert run is not None
-        if run.table.status == TableStatus.CLOSED:
-            raise TableError("table_closed", "This table is closed.")
-        if run.table.status == TableStatus.FINISHED and kind != "leave":
-            raise TableError("game_over", "This game is over; its standings are final.")
-        handler(run, user, bot, command)
-        if kind != "act":
-            # An action never needs it: a seat sat out by a disconnect stays sitting out
-            # (and so keeps its flag, see below) until its player sits in — a command
-            # that comes here — or reconnects (connect() clears the flag).
-            _clear_disconnect_flag(run, user, bot)
-        version = run.finish()
-        if kind == "sit":
-            _flag_unconnected(run)
-    return CommandResult(table_id, version)
 
 
 # ------------------------------------------------------------------ chat
@@ -528,8 +541,9 @@ def _check_connection_count(user: Any, bot: Player | None, channel_name: str) ->
 
 
 def connect(*, table_id: int, channel_name: str, user: Any, bot: Player | None = None,
-            now: datetime | None = None) -> None:
-    """Register a live connection; a disconnected player who comes back plays on."""
+            now: datetime | None = None) -> bool:
+    """Register a live connection; a disconnected player who comes back plays on.
+    True if that changed the table."""
     _check_user(user, bot)
     _check_connection_count(user, bot, channel_name)
     with locked_table(table_id, now=now) as run:
@@ -560,6 +574,7 @@ def connect(*, table_id: int, channel_name: str, user: Any, bot: Player | None =
             changed = True
         if changed:
             run.finish()
+        return changed
 
 
 def heartbeat(*, channel_name: str, now: datetime | None = None) -> bool:
@@ -583,7 +598,7 @@ def heartbeat_many(*, channel_names: set[str] | list[str],
 
 
 def disconnect(*, channel_name: str, now: datetime | None = None,
-               silent_since: datetime | None = None) -> None:
+               silent_since: datetime | None = None) -> bool:
     """The connection is gone: players nobody controls any more are sat out (V9).
 
     With ``silent_since`` (the presence sweep) only if the connection is still silent
@@ -591,12 +606,12 @@ def disconnect(*, channel_name: str, now: datetime | None = None,
     connection = Connection.objects.filter(channel_name=channel_name).select_related(
         "user", "bot").first()
     if connection is None:
-        return
+        return False
     with locked_table(connection.table_id, now=now) as run:
         assert run is not None
         if silent_since is not None and not Connection.objects.filter(
                 pk=connection.pk, last_seen__lt=silent_since).exists():
-            return
+            return False
         Connection.objects.filter(pk=connection.pk).delete()
         changed = False
         for number, occupant in enumerate(run.seats):
@@ -616,6 +631,7 @@ def disconnect(*, channel_name: str, now: datetime | None = None,
             changed = True
         if changed:
             run.finish()
+        return changed
 
 
 def sweep_presence(now: datetime | None = None) -> int:
@@ -659,8 +675,7 @@ def fire_due_timers(now: datetime | None = None) -> int:
         with locked_table(table_id, skip_locked=True, now=now) as run:
             if run is None or run.table.deadline is None or run.table.deadline > now:
                 continue
-            run.engine(run.game.timeout)
-            run.finish()
+            time_out(run)
             fired += 1
     return fired
 
@@ -674,31 +689,44 @@ def run_house_bots(now: datetime | None = None) -> int:
         with locked_table(table_id, skip_locked=True, now=now) as run:
             if run is None or run.table.bot_due is None or run.table.bot_due > now:
                 continue
-            # One house-bot move per table and pass (a simultaneous decision of several
-            # house bots takes several passes).
-            seat, player = None, None
-            for candidate in run.to_act():
-                occupant = run.seats[candidate]
-                if occupant is not None and run.house_strategy(occupant.player_id):
-                    seat, player = candidate, run.player(occupant.player_id)
-                    break
-            if seat is None or player is None:
-                continue
-            view = decision_view(run.game, run.state, seat,
-                                 fanout.time_left(run.table.deadline, now))
-            try:
-                # This seat's own instance, told first what its seat saw since its
-                # last move (tables.house: it learns live as it would offline).
-                bot = house.seat_bot(run, seat, player)
-                action = bot.act(view)
-                run.engine(run.game.apply, seat, action)
-            except Exception:  # a broken bot is treated as timed out
-                log.exception("house bot %s failed; playing the default action", player.name)
-                run.state = run.game.load(run.table.state)  # the state before the attempt
-                run.engine(run.game.timeout)
-            run.finish()
-            acted += 1
+            if house_move(run):
+                acted += 1
     return acted
+
+
+def time_out(run: TableRun) -> int:
+    """The turn's time is up: the game's default move (check, else fold; muck)."""
+    run.engine(run.game.timeout)
+    return run.finish()
+
+
+def house_move(run: TableRun) -> bool:
+    """One house-bot move at the loaded table, if a house bot is to act (one per
+    pass: a simultaneous decision of several house bots takes several passes)."""
+    seat, player = None, None
+    for candidate in run.to_act():
+        occupant = run.seats[candidate]
+        if occupant is not None and run.house_strategy(occupant.player_id):
+            seat, player = candidate, run.player(occupant.player_id)
+            break
+    if seat is None or player is None:
+        return False
+    view = decision_view(run.game, run.state, seat,
+                         fanout.time_left(run.table.deadline, run.now))
+    try:
+        # This seat's own instance, told first what its seat saw since its
+        # last move (tables.house: it learns live as it would offline).
+        bot = house.seat_bot(run, seat, player)
+        action = bot.act(view)
+        run.engine(run.game.apply, seat, action)
+    except Exception:  # a broken bot is treated as timed out
+        if run.sink is not None:  # the live copy may be half changed: the owner reloads
+            raise
+        log.exception("house bot %s failed; playing the default action", player.name)
+        run.state = run.game.load(run.table.state)  # the state before the attempt
+        run.engine(run.game.timeout)
+    run.finish()
+    return True
 
 
 def close_abandoned_tables(now: datetime | None = None) -> int:

@@ -54,7 +54,10 @@ Sender = Callable[[fanout.Batch], None]  # the standalone worker's publisher (be
 
 def tick(now: datetime | None = None, send: Sender | None = None) -> int:
     """Fire due turn timers and let house bots act; returns how many tables changed.
-    ``send``: how the standalone worker publishes each committed change (below)."""
+    ``send``: how the standalone worker publishes each committed change (below).
+    With live tables (``TABLES["OWNERS"]``) their owners do this (tables.owner)."""
+    if settings.TABLES.get("OWNERS"):
+        return 0
     with fanout.collecting(send) if send else contextlib.nullcontext():
         return services.fire_due_timers(now) + services.run_house_bots(now)
 
@@ -145,7 +148,9 @@ def step(pause: Pause, reachable: bool, send: Sender | None = None,
     """One tick of the worker under ``pause``: fire, hold, or resume (see :class:`Pause`)."""
     now = now or timezone.now()
     action = pause.step(reachable, now)
-    if action == RESUME:
+    if action == RESUME and settings.TABLES.get("OWNERS"):
+        pause.resumed(0)  # (live tables: their owners keep the time)
+    elif action == RESUME:
         with fanout.collecting(send) if send else contextlib.nullcontext():
             tables = services.resume_turns(now)
         pause.resumed(tables)

@@ -1,0 +1,876 @@
+"""Live tables, each owned by one server process (``TABLES["OWNERS"]``; docs/scale.md).
+
+The owning process holds the table in memory (a :class:`~tables.runtime.TableRun`
+kept between commands), applies its commands in order on its event loop, runs its
+turn timers and house bots there, and writes behind: every change goes to
+PostgreSQL with the next **group commit**, one transaction every ``OWNER_COMMIT_MS``
+for all the tables that changed (one multi-row statement per kind of row). A
+command is acknowledged, and its events are sent, only after that commit: what a
+client has seen is durable, and a crash loses only commands not yet acknowledged.
+
+* **Ownership** is a lease in Redis (``owner:<table>`` → the owner's process
+  channel, ``OWNER_LEASE_SECONDS``, renewed every second). The process a table's
+  first connection reaches takes it (so a load balancer that sends every
+  connection of table T to process ``T mod N`` makes each table's traffic local);
+  other processes forward commands to the owner over the channel layer.
+* **Takeover**: a process that dies stops renewing; within the lease time another
+  process adopts each of its running tables (:meth:`Host.adopt`), reloads it from
+  the last commit, gives the player to act a full turn and sends everyone a fresh
+  version (clients resync). The hand goes on from its last durable action.
+* **Money** (buy-ins, cash-outs), seats that appear or go, presence and every
+  command but ``act``, turn timeouts and house-bot moves run as before, in one
+  transaction of their own (:mod:`tables.services`): the owner first commits what
+  it holds for the table and drops its copy, which is loaded again afterwards.
+* A write that finds the table's version changed by someone else (a process that
+  ran a command the classic way meanwhile) fails the whole group commit; the
+  owner drops that table's copy, refuses its pending commands with ``conflict``
+  and commits the rest again.
+* **Admission**: while this process is late (its event loop lags more than
+  ``OWNER_BUSY_LAG_MS``, or a group commit takes too long) new tables and new
+  seats are refused with ``server_busy``; tables already playing keep their pace.
+* **Timers** fire on the event loop at the deadline; if the loop itself was late,
+  the deadline moves by that lateness once per turn, so that an action waiting
+  to be read is not overtaken by the timer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import concurrent.futures
+import contextlib
+import copy
+import itertools
+import logging
+import os
+import socket
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import close_old_connections, connection, models, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.models import Player, User
+
+from . import fanout, rowsql, services
+from .errors import TableError
+from .models import Hand, Seat, Table, TableStatus
+from .runtime import HAND_DEFER, RUNTIME_FIELDS, NeedsTransaction, TableRun
+
+log = logging.getLogger(__name__)
+Json = dict[str, Any]
+HAND_FIELDS = ("events", "calls", "hidden", "policies", "ended_at", "record")
+FAST = ("act",)  # commands applied on the live copy; the rest run in a transaction
+BUSY = "The server is at capacity: no new tables or seats now; try again shortly."
+
+
+def enabled() -> bool:
+    return bool(settings.TABLES.get("OWNERS")) and connection.vendor == "postgresql"
+
+
+def conf(name: str, default: Any) -> Any:
+    return settings.TABLES.get(name, default)
+
+
+class Conflict(Exception):
+    def __init__(self, table_ids: set[int]) -> None:
+        super().__init__(f"tables changed meanwhile: {sorted(table_ids)}")
+        self.table_ids = table_ids
+
+
+# ---------------------------------------------------------------- one live table
+
+
+class Live:
+    """One table held in memory: the run, the writes and messages not committed yet,
+    the commands waiting for that commit, and its timer."""
+
+    def __init__(self, host: Host, run: TableRun) -> None:
+        self.host = host
+        self.run = run
+        run.sink = self
+        self.table_id: int = run.table.pk
+        self.durable_version: int = run.table.version  # what the database holds
+        self.rows: dict[tuple[type, int], tuple[models.Model, set[str]]] = {}
+        self.new_hands: dict[int, Hand] = {}
+        self.inserts: list[models.Model] = []
+        self.outbox: list[fanout.Batch] = []
+        self.waiters: list[asyncio.Future[None]] = []
+        self.dirty = False
+        self.dead = False
+        self.timer: asyncio.TimerHandle | None = None
+        self.landed: asyncio.Future[None] | None = None  # the commit under way
+        self.extended_for = ""  # the decision whose deadline moved for the loop's lateness
+
+    # -- the sink of TableRun (write-behind)
+    def write(self, row: models.Model, fields: tuple[str, ...]) -> None:
+        entry = self.rows.setdefault((type(row), row.pk), (row, set()))
+        entry[1].update(fields)
+        self.dirty = True
+
+    def insert(self, rows: list[models.Model]) -> None:
+        self.inserts.extend(rows)
+        self.dirty = True
+
+    def new_hand(self, hand: Hand) -> None:
+        hand.pk = self.host.next_hand_id()
+        self.new_hands[hand.pk] = hand
+        self.dirty = True
+
+    def changed(self, run: TableRun, batch: fanout.Batch) -> None:
+        self.dirty = True
+        self.outbox.append(batch)
+        self.host.dirty(self)
+
+    # -- the group commit
+    def cut(self) -> Cut:
+        """What the next commit writes for this table, copied now (the live objects
+        change on while the commit runs in its thread)."""
+        run, table = self.run, self.run.table
+        table.state = run.game.dump(run.state)
+        hand = run.hand_row
+        if hand is not None and hand.pk not in self.new_hands:
+            self.write(hand, ("events", "calls", "hidden", "policies"))
+        cut = Cut(
+            live=self, table=copy.copy(table), expected=self.durable_version,
+            hands=[_snapshot(h) for h in self.new_hands.values()],
+            updates=[(_snapshot(row), tuple(sorted(fields)))
+                     for (model, pk), (row, fields) in self.rows.items()
+                     if not (model is Hand and pk in self.new_hands)],
+            inserts=self.inserts, outbox=self.outbox, waiters=self.waiters)
+        self.landed = asyncio.get_running_loop().create_future()
+        cut.waiters.append(self.landed)
+        self.durable_version = table.version
+        self.rows, self.new_hands, self.inserts = {}, {}, []
+        self.outbox, self.waiters, self.dirty = [], [], False
+        return cut
+
+    def fail(self, error: TableError) -> None:
+        """Drop this copy: every command waiting for it gets ``error``."""
+        self.dead = True
+        self.run.sink = None
+        if self.timer is not None:
+            self.timer.cancel()
+        for waiter in self.waiters:
+            if not waiter.done():
+                waiter.set_exception(error)
+        self.waiters = []
+        if self.landed is not None and not self.landed.done():
+            self.landed.set_result(None)
+
+    # -- the turn timer
+    def schedule(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        table = self.run.table
+        due = [d for d in (table.deadline, table.bot_due) if d is not None]
+        if self.dead or not due or table.status != TableStatus.RUNNING:
+            return
+        loop = asyncio.get_running_loop()
+        delay = (min(due) - timezone.now()).total_seconds()
+        self.timer = loop.call_at(loop.time() + max(0.0, delay), self.host.fire, self)
+
+
+def _snapshot(row: models.Model) -> models.Model:
+    """A copy of the row whose JSON lists no later change reaches."""
+    clone = copy.copy(row)
+    for name, value in row.__dict__.items():
+        if isinstance(value, list):
+            clone.__dict__[name] = list(value)
+    return clone
+
+
+class Cut:
+    def __init__(self, *, live: Live, table: Table, expected: int, hands: list[Hand],
+                 updates: list[tuple[models.Model, tuple[str, ...]]],
+                 inserts: list[models.Model], outbox: list[fanout.Batch],
+                 waiters: list[asyncio.Future[None]]) -> None:
+        self.live, self.table, self.expected = live, table, expected
+        self.hands, self.updates, self.inserts = hands, updates, inserts
+        self.outbox, self.waiters = outbox, waiters
+
+
+def write_cuts(cuts: list[Cut]) -> None:
+    """One transaction for every table in ``cuts`` (run in the committer's thread)."""
+    try:
+        with transaction.atomic():
+            _write(cuts)
+    except Conflict:
+        raise
+    except Exception:
+        connection.close()  # a broken connection must not stay for the next commit
+        raise
+
+
+def _write(cuts: list[Cut]) -> None:
+    sql, columns = rowsql._update_sql(Table, RUNTIME_FIELDS)
+    sql += " AND version = %s"
+    rows = [[f.get_db_prep_save(getattr(c.table, f.attname), connection) for f in columns]
+            + [c.table.pk, c.expected] for c in cuts]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
+        if cursor.rowcount != len(rows):
+            expected = {c.table.pk: c.expected for c in cuts}
+            cursor.execute("SELECT id, version FROM tables_table WHERE id = ANY(%s)",
+                           [list(expected)])
+            moved = {pk for pk, version in cursor.fetchall()
+                     if version not in (expected[pk], next(
+                         c.table.version for c in cuts if c.table.pk == pk))}
+            raise Conflict(moved or set(expected))
+    hands = [h for c in cuts for h in c.hands]
+    if hands:
+        Hand.objects.bulk_create(hands)
+    updates: dict[tuple[type, tuple[str, ...]], list[models.Model]] = {}
+    for cut in cuts:
+        for row, fields in cut.updates:
+            updates.setdefault((type(row), fields), []).append(row)
+    for (model, fields), objs in updates.items():
+        sql, columns = rowsql._update_sql(model, fields)
+        with connection.cursor() as cursor:
+            cursor.executemany(sql, [
+                [f.get_db_prep_save(getattr(o, f.attname), connection) for f in columns]
+                + [o.pk] for o in objs])
+    inserts: dict[type, list[models.Model]] = {}
+    for cut in cuts:
+        for row in cut.inserts:
+            inserts.setdefault(type(row), []).append(row)
+    for model, objs in inserts.items():
+        model._default_manager.bulk_create(objs)
+
+
+def load(table_id: int) -> TableRun | None:
+    """A table's run from the database, everything a command reads loaded (thread)."""
+    table = rowsql.get_row(Table, table_id)
+    if table is None:
+        return None
+    if table.current_hand_id is not None:
+        table.current_hand = rowsql.get_row(Hand, table.current_hand_id, HAND_DEFER)
+    run = TableRun(table, timezone.now())
+    run._seat_rows_loaded = {s.number: s for s in Seat.objects.filter(table_id=table_id)}
+    seated = [s.player_id for s in run.seats if s is not None]
+    if seated:
+        run.player(seated[0])  # every seated player, with owners, in one query
+        run.house_strategy(seated[0])
+    return run
+
+
+# ---------------------------------------------------------------- the process's host
+
+
+class Host:
+    """This process's live tables and the machinery around them (one per process)."""
+
+    def __init__(self) -> None:
+        self.lives: dict[int, Live] = {}
+        self.pending: dict[int, Live] = {}  # changed since the last cut
+        self.channel = ""
+        self.redis: Any = None
+        self.hand_ids: collections.deque[int] = collections.deque()
+        self.refilling: asyncio.Task[None] | None = None
+        self.wake = asyncio.Event()
+        self.requests: dict[str, asyncio.Future[Json]] = {}
+        self.closed: dict[int, asyncio.Event] = {}  # tables in a transaction of their own
+        self.generation: collections.Counter[int] = collections.Counter()  # such transactions
+        self.taking: collections.Counter[int] = collections.Counter()  # being loaded
+        self.ids = itertools.count(1)
+        self.lag = 0.0  # the event loop's recent lateness (s)
+        self.load = 0.0  # the same, smoothed
+        self.commit_seconds = 0.0  # the last group commit's duration
+        self.users: dict[tuple[str, int], tuple[float, Any]] = {}
+        self.started = False
+        self.ready = asyncio.Event()
+        self.tasks: list[asyncio.Task[None]] = []
+        self.committer = concurrent.futures.ThreadPoolExecutor(1, "owner-commit")
+        self.loader = concurrent.futures.ThreadPoolExecutor(1, "owner-load")
+        self.stats: collections.Counter[str] = collections.Counter()
+
+    # -- lifecycle
+    async def start(self) -> None:
+        if self.started:
+            await self.ready.wait()
+            return
+        self.started = True
+        try:
+            await self._start()
+        finally:
+            self.ready.set()
+
+    async def _start(self) -> None:
+        layer = get_channel_layer()
+        url = getattr(settings, "REDIS_URL", "") or os.environ.get("REDIS_URL", "")
+        if layer is not None:
+            self.channel = await layer.new_channel(
+                f"owner.{socket.gethostname()}.{os.getpid()}.")
+        if url:
+            import redis.asyncio as aioredis
+
+            self.redis = aioredis.Redis.from_url(url)
+        loop = asyncio.get_running_loop()
+        for job in (self._commit_loop, self._receive_loop, self._lease_loop, self._lag_loop,
+                    self._adopt_loop):
+            self.tasks.append(loop.create_task(job()))
+        await self._refill_ids()
+
+    async def db(self, call: Callable[..., Any], *args: Any) -> Any:
+        """``call`` in the loader thread (its own database connection)."""
+        def run() -> Any:
+            close_old_connections()
+            return call(*args)
+        return await asyncio.get_running_loop().run_in_executor(self.loader, run)
+
+    # -- hand ids, reserved in blocks from the sequence
+    def next_hand_id(self) -> int:
+        if len(self.hand_ids) < 200 and (self.refilling is None or self.refilling.done()):
+            self.refilling = asyncio.get_running_loop().create_task(self._refill_ids())
+        if not self.hand_ids:
+            raise NeedsTransaction("no reserved hand ids")
+        return self.hand_ids.popleft()
+
+    async def _refill_ids(self) -> None:
+        def reserve() -> list[int]:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT nextval(pg_get_serial_sequence('tables_hand', 'id')) "
+                               "FROM generate_series(1, 1000)")
+                return [row[0] for row in cursor.fetchall()]
+        try:
+            self.hand_ids.extend(await self.db(reserve))
+        except Exception:
+            log.warning("reserving hand ids failed", exc_info=True)
+
+    # -- ownership
+    def lease_key(self, table_id: int) -> str:
+        return f"{os.environ.get('CHANNELS_PREFIX', 'poker')}:owner:{table_id}"
+
+    async def owner_of(self, table_id: int) -> str | None:
+        if self.redis is None:
+            return self.channel
+        value = await self.redis.get(self.lease_key(table_id))
+        return value.decode() if value else None
+
+    async def _take(self, table_id: int) -> bool:
+        if self.redis is None:
+            return True
+        ms = int(conf("OWNER_LEASE_SECONDS", 3.0) * 1000)
+        key = self.lease_key(table_id)
+        if await self.redis.set(key, self.channel, nx=True, px=ms):
+            return True
+        value = await self.redis.get(key)
+        return value is not None and value.decode() == self.channel
+
+    async def _release(self, table_id: int) -> None:
+        if self.redis is not None:
+            await self.redis.eval(RELEASE, 1, self.lease_key(table_id), self.channel)
+
+    def busy(self) -> bool:
+        """Whether this process is at capacity (admission control)."""
+        limit = conf("OWNER_MAX_TABLES", 0)
+        return (self.load > conf("OWNER_BUSY_LAG_MS", 150) / 1000
+                or self.commit_seconds > conf("OWNER_BUSY_COMMIT_MS", 250) / 1000
+                or bool(limit and len(self.lives) >= limit))
+
+    async def live(self, table_id: int, *, admit: bool = True) -> Live | None:
+        """The live copy of a table this process owns (taking it if nobody does), or
+        ``None`` if another process owns it."""
+        while True:
+            live = self.lives.get(table_id)
+            if live is not None:
+                return live
+            if table_id in self.closed:  # a transaction of its own is running for it
+                await self.closed[table_id].wait()
+                continue
+            owner = await self.owner_of(table_id)
+            if owner is not None and owner != self.channel:
+                return None
+            if admit and self.busy():
+                self.stats["refused"] += 1
+                raise TableError("server_busy", BUSY)
+            if not await self._take(table_id):
+                return None
+            if table_id in self.closed or table_id in self.lives:
+                continue
+            generation = self.generation[table_id]
+            self.taking[table_id] += 1  # (its lease is renewed while it loads)
+            try:
+                run = await self.db(load, table_id)
+            finally:
+                self.taking[table_id] -= 1
+                if not self.taking[table_id]:
+                    del self.taking[table_id]
+            if table_id in self.closed or table_id in self.lives \
+                    or self.generation[table_id] != generation:
+                continue  # a transaction ran meanwhile: what was read may be old
+            break
+        if run is None:
+            await self._release(table_id)
+            raise TableError("table_not_found", f"There is no table {table_id}.")
+        live = self.lives[table_id] = Live(self, run)
+        live.schedule()
+        self.stats["loaded"] += 1
+        return live
+
+    def evict(self, live: Live, error: TableError | None = None, *,
+              reload: bool = False) -> None:
+        """Drop the live copy (its uncommitted commands fail with ``error``); with
+        ``reload``, load it again at once (its timers go on here)."""
+        live.fail(error or TableError("conflict", "The table changed meanwhile; ask for a "
+                                                  "snapshot and try again."))
+        if self.lives.get(live.table_id) is live:
+            del self.lives[live.table_id]
+        self.pending.pop(live.table_id, None)
+        if reload:
+            asyncio.get_running_loop().create_task(self._reload(live.table_id))
+
+    async def _reload(self, table_id: int) -> None:
+        try:
+            await self.live(table_id, admit=False)
+        except Exception:
+            log.warning("reloading table %s failed", table_id, exc_info=True)
+
+    async def presence(self, at_table: int, call: Callable[..., bool], **kwargs: Any) -> bool:
+        """A connection comes or goes (:func:`tables.services.connect`, ``disconnect``):
+        in its own transaction, which changes the table only when a player is sat out
+        or back; then the live copy is loaded again (elsewhere, the owner's next
+        commit finds the version moved and reloads)."""
+        from .consumers import db
+
+        live = self.lives.get(at_table)
+        if live is not None:
+            await self.settled(live)
+        changed = bool(await db(call, **kwargs))
+        live = self.lives.get(at_table)
+        if changed and live is not None:
+            self.evict(live, reload=True)
+        return changed
+
+    # -- commands
+    async def command(self, table_id: int, user: Any, bot: Player | None,
+                      command: Json) -> int:
+        """Run one client command (already authenticated) at its owner; its version."""
+        services.check_command(user, bot, command)
+        for _ in range(3):
+            live = await self.live(table_id, admit=command.get("type") == "sit")
+            if live is None:
+                answer = await self.forward(table_id, user, bot, command)
+                if answer.get("moved"):
+                    continue
+                if "error" in answer:
+                    raise TableError(answer["error"], answer["message"])
+                return int(answer["version"])
+            if command["type"] == "sit" and self.busy():
+                raise TableError("server_busy", BUSY)
+            return await self.run_command(live, user, bot, command)
+        raise TableError("unavailable", "The table's server is moving; try again.")
+
+    async def run_command(self, live: Live, user: Any, bot: Player | None,
+                          command: Json) -> int:
+        if command["type"] in FAST and await self.settled(live) is not None:
+            version = self.fast(live, lambda run: services.apply_command(run, user, bot,
+                                                                          command))
+            if version is not None:
+                await self.committed(live)
+                return version
+        result = await self.classic(live, services.execute, table_id=live.table_id,
+                                    user=user, bot=bot, command=command)
+        return int(result.version)
+
+    def fast(self, live: Live, apply: Callable[[TableRun], int]) -> int | None:
+        """Apply on the live copy. ``None``: it needs a transaction (not applied)."""
+        run = live.run
+        run.next_command(timezone.now())
+        try:
+            version = apply(run)
+        except TableError:
+            if run.engine_calls or run.events:  # the copy may be half changed
+                self.evict(live)
+            raise
+        except NeedsTransaction:
+            self.evict(live)
+            return None
+        except Exception:
+            log.exception("live table %s: a command failed; running it in a transaction",
+                          live.table_id)
+            self.evict(live)
+            return None
+        self.stats["fast"] += 1
+        live.schedule()
+        return version
+
+    async def settled(self, live: Live) -> Live | None:
+        """Wait until nothing of the table is uncommitted, so that a command that fails
+        half way (or needs a transaction) can drop the copy and lose nothing: the
+        database then holds exactly the state before it. The live copy, or ``None``."""
+        while not live.dead and (live.dirty or (live.landed is not None
+                                                and not live.landed.done())):
+            if live.dirty:
+                with contextlib.suppress(TableError):
+                    await self.committed(live)
+            elif live.landed is not None:
+                await asyncio.shield(live.landed)
+        return None if live.dead else live
+
+    async def committed(self, live: Live) -> None:
+        """Wait until the live table's last change is committed and sent."""
+        if not live.dirty:
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        live.waiters.append(waiter)
+        await waiter
+
+    async def classic(self, live: Live | None, call: Callable[..., Any], **kwargs: Any) -> Any:
+        """Run a service in its own transaction: first commit what this process holds
+        for the table and drop its copy (loaded again when next needed)."""
+        from .consumers import db
+
+        table_id = kwargs.get("table_id", live.table_id if live is not None else None)
+        while table_id in self.closed:
+            await self.closed[table_id].wait()
+            if live is not None and live.dead:
+                live = self.lives.get(table_id)
+        done = asyncio.Event()
+        if table_id is not None:
+            self.closed[table_id] = done
+            self.generation[table_id] += 1
+        try:
+            if live is not None:
+                if live.dirty:
+                    self.dirty(live)
+                    await self.committed(live)
+                self.evict(live, TableError("conflict", "The table changed meanwhile."))
+            self.stats["classic"] += 1
+            result = await db(call, **kwargs)
+        finally:
+            if table_id is not None and self.closed.get(table_id) is done:
+                del self.closed[table_id]
+            done.set()
+        if table_id is not None and table_id not in self.lives and live is not None:
+            # Loaded again at once: its timers run here, not in the worker.
+            with contextlib.suppress(TableError):
+                await self.live(table_id, admit=False)
+        return result
+
+    # -- timers and house bots
+    def fire(self, live: Live) -> None:
+        if live.dead:
+            return
+        table = live.run.table
+        now = timezone.now()
+        key = table.decision_key
+        if table.deadline is not None and table.deadline <= now and self.lag > 0.02 \
+                and live.extended_for != key:
+            live.extended_for = key  # the loop was late: the turn gets that time back
+            table.deadline = now + timedelta(seconds=self.lag)
+            live.schedule()
+            return
+        asyncio.get_running_loop().create_task(self._fire(live))
+
+    async def _fire(self, live: Live) -> None:
+        if await self.settled(live) is None:
+            return
+        table, now = live.run.table, timezone.now()
+        if table.deadline is not None and table.deadline <= now:
+            call, what = services.time_out, "timeout"
+        elif table.bot_due is not None and table.bot_due <= now:
+            call, what = services.house_move, "house"
+        else:  # a command came first
+            live.schedule()
+            return
+        self.stats[what] += 1
+        done = self.fast(live, call)
+        if done is False:  # no house bot to act after all
+            table.bot_due = None
+            live.schedule()
+        elif done is None:
+            job = services.fire_due_timers if what == "timeout" else services.run_house_bots
+            await self.classic(live, _one_table(job), table_id=live.table_id)
+
+    # -- the group commit
+    def dirty(self, live: Live) -> None:
+        self.pending[live.table_id] = live
+        self.wake.set()
+
+    async def _commit_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        window = conf("OWNER_COMMIT_MS", 10) / 1000
+        while True:
+            await self.wake.wait()
+            await asyncio.sleep(window)
+            self.wake.clear()
+            lives = [live for live in self.pending.values() if not live.dead and live.dirty]
+            self.pending = {}
+            cuts = [live.cut() for live in lives]
+            while cuts:
+                started = time.monotonic()
+                try:
+                    await loop.run_in_executor(self.committer, _committed_call, cuts)
+                except Conflict as conflict:
+                    for cut in cuts:
+                        if cut.table.pk in conflict.table_ids:
+                            self.stats["conflicts"] += 1
+                            self.evict(cut.live, reload=True)
+                            for waiter in cut.waiters:
+                                if not waiter.done():
+                                    waiter.set_exception(TableError(
+                                        "conflict", "The table changed meanwhile; try again."))
+                    cuts = [c for c in cuts if c.table.pk not in conflict.table_ids]
+                    continue
+                except Exception:
+                    log.exception("group commit of %d tables failed", len(cuts))
+                    for cut in cuts:
+                        self.evict(cut.live, TableError("unavailable", "Saving failed; try "
+                                                        "again."))
+                        for waiter in cut.waiters:
+                            if not waiter.done():
+                                waiter.set_exception(TableError("unavailable",
+                                                                "Saving failed; try again."))
+                    break
+                self.commit_seconds = time.monotonic() - started
+                self.stats["commits"] += 1
+                self.stats["committed_tables"] += len(cuts)
+                await fanout.apublish([b for cut in cuts for b in cut.outbox])
+                for cut in cuts:
+                    for waiter in cut.waiters:
+                        if not waiter.done():
+                            waiter.set_result(None)
+                break
+
+    # -- forwarding to the owner
+    async def forward(self, table_id: int, user: Any, bot: Player | None,
+                      command: Json) -> Json:
+        owner = await self.owner_of(table_id)
+        if owner is None or owner == self.channel:
+            return {"moved": True}
+        rid = f"{self.channel}:{next(self.ids)}"
+        future: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
+        self.requests[rid] = future
+        self.stats["forwarded"] += 1
+        try:
+            await get_channel_layer().send(owner, {
+                "type": "owner.command", "rid": rid, "reply": self.channel,
+                "table": table_id, "user": user.pk, "bot": bot.pk if bot else None,
+                "command": command})
+            return await asyncio.wait_for(future, conf("OWNER_FORWARD_TIMEOUT", 3.0))
+        except TimeoutError:
+            return {"moved": True}  # the owner is gone: its lease expires, retried
+        finally:
+            self.requests.pop(rid, None)
+
+    async def _receive_loop(self) -> None:
+        layer = get_channel_layer()
+        if layer is None or not self.channel:
+            return
+        while True:
+            try:
+                message = await layer.receive(self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("owner channel receive failed", exc_info=True)
+                await asyncio.sleep(0.5)
+                continue
+            kind = message.get("type")
+            if kind == "owner.reply":
+                future = self.requests.get(message["rid"])
+                if future is not None and not future.done():
+                    future.set_result(message)
+            elif kind == "owner.command":
+                asyncio.get_running_loop().create_task(self._serve(message))
+
+    async def _serve(self, message: Json) -> None:
+        reply: Json = {"type": "owner.reply", "rid": message["rid"]}
+        try:
+            table_id = message["table"]
+            live = await self.live(table_id, admit=False)
+            if live is None:
+                reply["moved"] = True
+            else:
+                user = await self._cached(User, message["user"])
+                bot = await self._cached(Player, message["bot"]) if message["bot"] else None
+                reply["version"] = await self.run_command(live, user, bot, message["command"])
+        except TableError as error:
+            reply.update(error=error.code, message=error.message)
+        except Exception:
+            log.exception("a forwarded command failed")
+            reply.update(error="unavailable", message="The command failed; try again.")
+        await get_channel_layer().send(message["reply"], reply)
+
+    async def _cached(self, model: type[models.Model], pk: int) -> Any:
+        key = (model.__name__, pk)
+        hit = self.users.get(key)
+        if hit is not None and time.monotonic() - hit[0] < 10:
+            return hit[1]
+        obj = await self.db(lambda: model.objects.get(pk=pk))
+        self.users[key] = (time.monotonic(), obj)
+        return obj
+
+    # -- background
+    async def _lag_loop(self) -> None:
+        """Measure the event loop's lateness: ``lag`` (the worst of the last second, for
+        the timers) and ``load`` (smoothed over about two seconds, for admission)."""
+        step = 0.05
+        recent: collections.deque[float] = collections.deque(maxlen=20)
+        while True:
+            start = time.monotonic()
+            await asyncio.sleep(step)
+            late = max(0.0, time.monotonic() - start - step)
+            recent.append(late)
+            self.lag = max(recent)
+            self.load += (late - self.load) * 0.025
+
+    async def _lease_loop(self) -> None:
+        if self.redis is None:
+            return
+        ms = int(conf("OWNER_LEASE_SECONDS", 3.0) * 1000)
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                ids = list({*self.lives, *self.taking})
+                await self.redis.zadd(self.hosts_key(), {self.channel: time.time() + ms / 1000})
+                if not ids:
+                    continue
+                lost = await self.redis.eval(RENEW, len(ids),
+                                             *[self.lease_key(i) for i in ids], self.channel, ms)
+                for index in lost:
+                    live = self.lives.get(ids[int(index) - 1])
+                    if live is not None:
+                        log.warning("lost the lease of table %s", live.table_id)
+                        self.evict(live)
+            except Exception:
+                log.warning("renewing table leases failed", exc_info=True)
+
+    def hosts_key(self) -> str:
+        return f"{os.environ.get('CHANNELS_PREFIX', 'poker')}:owner:hosts"
+
+    async def _adopt_loop(self) -> None:
+        """Take over running tables that nobody owns (their owner died, or nobody has
+        connected since the server started): the one process whose turn it is by
+        ``table mod hosts`` first, any process one pass later."""
+        seen: set[int] = set()
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                seen = await self.adopt(seen)
+            except Exception:
+                log.warning("adopting tables failed", exc_info=True)
+
+    async def adopt(self, seen: set[int]) -> set[int]:
+        ids = await self.db(_running_tables)
+        ids = [i for i in ids if i not in self.lives]
+        if not ids:
+            return set()
+        if self.redis is None:
+            orphans = ids
+            hosts = [self.channel]
+        else:
+            owners = await self.redis.mget([self.lease_key(i) for i in ids])
+            orphans = [i for i, o in zip(ids, owners, strict=True) if o is None]
+            now = time.time()
+            await self.redis.zremrangebyscore(self.hosts_key(), 0, now)
+            hosts = sorted(h.decode() for h in await self.redis.zrange(self.hosts_key(), 0, -1))
+            hosts = hosts or [self.channel]
+        me = hosts.index(self.channel) if self.channel in hosts else 0
+        for table_id in orphans:
+            if table_id % len(hosts) != me and table_id not in seen:
+                continue
+            try:
+                live = await self.live(table_id, admit=False)
+            except TableError:
+                continue
+            if live is not None:
+                self.resume(live)
+                self.stats["adopted"] += 1
+        return set(orphans)
+
+    def resume(self, live: Live) -> None:
+        """A table taken over: the turn gets its full time from now and everybody a
+        fresh version with the turn (clients resync)."""
+        run, now = live.run, timezone.now()
+        table = run.table
+        run.next_command(now)
+        if table.deadline is not None:
+            seconds = (services.conf("SHOWDOWN_SECONDS") if run.status().quick
+                       else table.turn_seconds)
+            table.deadline = max(table.deadline, now + timedelta(seconds=seconds))
+        if table.bot_due is not None:
+            table.bot_due = max(table.bot_due,
+                                now + timedelta(seconds=services.conf("HOUSE_BOT_DELAY")))
+        try:
+            run.finish()
+        except Exception:
+            log.exception("resuming table %s failed", live.table_id)
+            self.evict(live)
+            return
+        live.outbox.append([(g, m) for g, m in fanout.build_batch(run, new_turn=True)
+                            if m["type"] == "your_turn"])
+        live.schedule()
+
+
+RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+  else
+    table.insert(lost, i)
+  end
+end
+return lost
+"""
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def _running_tables() -> list[int]:
+    return list(Table.objects.filter(status=TableStatus.RUNNING).filter(
+        Q(deadline__isnull=False) | Q(bot_due__isnull=False)).values_list("pk", flat=True))
+
+
+def _committed_call(cuts: list[Cut]) -> None:
+    close_old_connections()
+    write_cuts(cuts)
+
+
+def _one_table(job: Callable[..., int]) -> Callable[..., int]:
+    """A worker job (fire timers, house bots) limited to one table."""
+    def run(table_id: int) -> int:
+        from .runtime import locked_table
+
+        with locked_table(table_id, skip_locked=True) as run:
+            if run is None:
+                return 0
+            now = run.now
+            if job is services.fire_due_timers:
+                if run.table.deadline is None or run.table.deadline > now:
+                    return 0
+                services.time_out(run)
+                return 1
+            if run.table.bot_due is None or run.table.bot_due > now:
+                return 0
+            return int(services.house_move(run))
+    return run
+
+
+_host: Host | None = None
+
+
+def host() -> Host:
+    global _host
+    if _host is None:
+        _host = Host()
+    return _host
+
+
+def reset() -> None:
+    """Forget this process's host (tests)."""
+    global _host
+    if _host is not None:
+        for task in _host.tasks:
+            task.cancel()
+    _host = None
