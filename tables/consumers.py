@@ -132,14 +132,12 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
                   else fanout.public_group(self.table_id)]
         players = await db(_player_ids, read_only=True, user=self.user, bot=self.bot)
         groups += [fanout.player_group(self.table_id, p) for p in players]
-        groups += self.credential.groups  # auth_revoked closes the connection at once
-        if not await self.join_groups(groups, self.joined, accepted=True):
+        # auth_revoked closes the connection at once
+        if not await self.join_table_groups(groups, self.credential.groups):
             return  # the channel layer is down: refused with "unavailable", 1013
         try:
             if owner.enabled():  # this process owns the table from now, if nobody does
-                host = owner.host()
-                await host.start()
-                await host.live(self.table_id)
+                await owner.host().live(self.table_id)
             await self.table_call(services.connect, guard=self.credential,
                                   table_id=self.table_id, channel_name=self.channel_name,
                                   user=self.user, bot=self.bot)
@@ -171,13 +169,25 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         if status == TableStatus.CLOSED:
             await self.refuse(TableError("table_closed", "This table is closed."))
             return
-        if not await self.join_groups([fanout.public_group(self.table_id)], self.joined,
-                                      accepted=True):
+        if not await self.join_table_groups([fanout.public_group(self.table_id)], []):
             return
         try:
             await self.send_snapshot()
         except TableError as error:
             await self.refuse(error)
+
+    async def join_table_groups(self, groups: list[str], others: list[str]) -> bool:
+        """Receive the table's ``groups`` (and the ``others``): through the channel
+        layer, or with live tables (tables.owner) from this process's host."""
+        if not owner.enabled():
+            return bool(await self.join_groups(groups + others, self.joined, accepted=True))
+        host = owner.host()
+        await host.start()
+        if others and not await self.join_groups(others, self.joined, accepted=True):
+            return False
+        host.attach(self.table_id, self, groups)
+        self.attached = True
+        return True
 
     async def refuse(self, error: TableError) -> None:
         self.refused = True  # nothing more is read from this connection
@@ -191,6 +201,8 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         # Presence first: it is what the table needs (the player is sat out). Leaving
         # the groups is best effort: a failure there (Redis busy when many sockets
         # close at once) must not skip it, and a stale member only expires.
+        if getattr(self, "attached", False):
+            owner.host().detach(self.table_id, self)
         if getattr(self, "registered", False):
             presence.writer().remove(self)
             await self.table_call(services.disconnect, channel_name=self.channel_name)

@@ -233,7 +233,15 @@ async def _send(layer: Any, group: str, message: Json) -> None:
                            PUBLISH_TIMEOUT)
 
 
-def publish(batch: Batch) -> None:
+def _owners() -> bool:
+    """Live tables (tables.owner): connections watch through their process's host,
+    not through the channel layer's table groups."""
+    from . import owner
+
+    return owner.enabled()
+
+
+def publish(batch: Batch, *, direct: bool = False) -> None:
     """Send after the commit. A lost message is not fatal: clients resync on a gap."""
     send = getattr(_collecting, "send", None)
     if send is not None:
@@ -246,6 +254,11 @@ def publish(batch: Batch) -> None:
     if pending is not None:
         pending.append(batch)
         return
+    if not direct and _owners():
+        from . import owner
+
+        if owner.relay_sync(batch):
+            return
     layer = get_channel_layer()
     if layer is None:
         return
@@ -260,9 +273,18 @@ def publish(batch: Batch) -> None:
             log.warning("group_send to %s failed", group, exc_info=True)
 
 
-async def apublish(batches: list[Batch]) -> bool:
+async def apublish(batches: list[Batch], *, direct: bool = False) -> bool:
     """:func:`publish` from an event loop, in order (batches collected by :func:`collecting`).
     Never raises; False if some message was not sent (logged, rate-limited)."""
+    if not direct and batches and _owners():
+        from . import owner
+
+        try:
+            await owner.host().publish_plain(batches)
+        except Exception:
+            log.warning("publishing to live tables' connections failed", exc_info=True)
+            return False
+        return True
     layer = get_channel_layer()
     if layer is None:
         return True

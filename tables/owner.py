@@ -41,6 +41,7 @@ import concurrent.futures
 import contextlib
 import copy
 import itertools
+import json
 import logging
 import os
 import socket
@@ -106,6 +107,8 @@ class Live:
         self.timer: asyncio.TimerHandle | None = None
         self.landed: asyncio.Future[None] | None = None  # the commit under way
         self.extended_for = ""  # the decision whose deadline moved for the loop's lateness
+        self.remote = True  # other processes may have connections to it (relay its events)
+        self.published = run.table.version  # the last version sent
 
     # -- the sink of TableRun (write-behind)
     def write(self, row: models.Model, fields: tuple[str, ...]) -> None:
@@ -289,6 +292,10 @@ class Host:
         self.committer = concurrent.futures.ThreadPoolExecutor(1, "owner-commit")
         self.loader = concurrent.futures.ThreadPoolExecutor(1, "owner-load")
         self.stats: collections.Counter[str] = collections.Counter()
+        # This process's connections per table and the groups each receives.
+        self.local: dict[int, dict[Any, frozenset[str]]] = {}
+        self.subscribed: set[int] = set()  # relay channels this process listens to
+        self.pubsub: Any = None
 
     # -- lifecycle
     async def start(self) -> None:
@@ -303,17 +310,13 @@ class Host:
 
     async def _start(self) -> None:
         layer = get_channel_layer()
-        url = getattr(settings, "REDIS_URL", "") or os.environ.get("REDIS_URL", "")
         if layer is not None:
             self.channel = await layer.new_channel(
                 f"owner.{socket.gethostname()}.{os.getpid()}.")
-        if url:
-            import redis.asyncio as aioredis
-
-            self.redis = aioredis.Redis.from_url(url)
+        self.redis = _redis_client()
         loop = asyncio.get_running_loop()
         for job in (self._commit_loop, self._receive_loop, self._lease_loop, self._lag_loop,
-                    self._adopt_loop):
+                    self._adopt_loop, self._relay_loop):
             self.tasks.append(loop.create_task(job()))
         await self._refill_ids()
 
@@ -357,11 +360,8 @@ class Host:
         if self.redis is None:
             return True
         ms = int(conf("OWNER_LEASE_SECONDS", 3.0) * 1000)
-        key = self.lease_key(table_id)
-        if await self.redis.set(key, self.channel, nx=True, px=ms):
-            return True
-        value = await self.redis.get(key)
-        return value is not None and value.decode() == self.channel
+        lost = await self.redis.eval(RENEW, 1, self.lease_key(table_id), self.channel, ms)
+        return not lost
 
     async def _release(self, table_id: int) -> None:
         if self.redis is not None:
@@ -632,12 +632,142 @@ class Host:
                 self.commit_seconds = time.monotonic() - started
                 self.stats["commits"] += 1
                 self.stats["committed_tables"] += len(cuts)
-                await fanout.apublish([b for cut in cuts for b in cut.outbox])
+                await self.publish(cuts)
                 for cut in cuts:
                     for waiter in cut.waiters:
                         if not waiter.done():
                             waiter.set_result(None)
                 break
+
+    # -- fan-out: to this process's connections directly, to the others through Redis
+    def relay_key(self, table_id: int) -> str:
+        return f"{os.environ.get('CHANNELS_PREFIX', 'poker')}:relay:{table_id}"
+
+    def attach(self, table_id: int, consumer: Any, groups: list[str]) -> None:
+        """A connection of this process watches the table (instead of joining its
+        channel-layer groups): the owner's events reach it from here."""
+        entry = self.local.setdefault(table_id, {})
+        entry[consumer] = frozenset(groups)
+        if len(entry) == 1 and self.redis is not None:
+            asyncio.get_running_loop().create_task(self._watch(table_id))
+
+    def detach(self, table_id: int, consumer: Any) -> None:
+        entry = self.local.get(table_id)
+        if entry is None:
+            return
+        entry.pop(consumer, None)
+        if not entry:
+            del self.local[table_id]
+            if table_id in self.subscribed and self.pubsub is not None:
+                self.subscribed.discard(table_id)
+                asyncio.get_running_loop().create_task(
+                    self.pubsub.unsubscribe(self.relay_key(table_id)))
+
+    async def _watch(self, table_id: int) -> None:
+        """Listen to the table's relay; tell its owner (elsewhere) that someone does."""
+        try:
+            if table_id not in self.subscribed and self.pubsub is not None:
+                self.subscribed.add(table_id)
+                await self.pubsub.subscribe(self.relay_key(table_id))
+            owner = await self.owner_of(table_id)
+            if owner is not None and owner != self.channel:
+                await get_channel_layer().send(owner, {"type": "owner.watch",
+                                                       "table": table_id})
+        except Exception:
+            log.warning("watching table %s failed", table_id, exc_info=True)
+
+    async def publish(self, cuts: list[Cut]) -> None:
+        """After a commit: each batch to this process's connections of the table, to
+        the relay if other processes may have some, lobby news to the lobby group."""
+        lobby: list[fanout.Batch] = []
+        for cut in cuts:
+            live, table_id = cut.live, cut.table.pk
+            for batch in cut.outbox:
+                messages = []
+                for group, message in batch:
+                    if group == fanout.LOBBY_GROUP:
+                        lobby.append([(group, message)])
+                    else:
+                        messages.append((group, fanout.layer_message(group, message)))
+                await self.deliver(table_id, messages)
+                if messages and live.remote:
+                    heard = await self.relay(table_id, messages)
+                    if heard is not None and heard - (table_id in self.subscribed) <= 0:
+                        live.remote = False  # until a process says it watches
+            live.published = cut.table.version
+        if lobby:
+            await fanout.apublish(lobby)
+
+    async def relay(self, table_id: int, messages: list[tuple[str, Json]]) -> int | None:
+        """Publish to the processes listening to the table; how many listen."""
+        if self.redis is None:
+            return None
+        try:
+            return int(await self.redis.publish(self.relay_key(table_id), relay_payload(
+                self.channel, messages)))
+        except Exception:
+            log.warning("relaying table %s failed", table_id, exc_info=True)
+            return None
+
+    async def publish_plain(self, batches: list[fanout.Batch]) -> None:
+        """What a transaction of its own committed (:mod:`tables.services`): to this
+        process's connections and to every other process's."""
+        lobby: list[fanout.Batch] = []
+        for batch in batches:
+            tables: dict[int, list[tuple[str, Json]]] = {}
+            for group, message in batch:
+                table_id = table_of(group)
+                if table_id is None:
+                    lobby.append([(group, message)])
+                else:
+                    tables.setdefault(table_id, []).append(
+                        (group, fanout.layer_message(group, message)))
+            for table_id, messages in tables.items():
+                await self.deliver(table_id, messages)
+                if self.redis is None and self.started:
+                    continue
+                if self.redis is None:  # a process without a running host (the worker)
+                    self.redis = _redis_client()
+                if self.redis is not None:
+                    await self.relay(table_id, messages)
+        if lobby:
+            await fanout.apublish(lobby, direct=True)
+
+    async def deliver(self, table_id: int, messages: list[tuple[str, Json]]) -> None:
+        watchers = self.local.get(table_id)
+        if not watchers:
+            return
+        for consumer, groups in list(watchers.items()):
+            for group, message in messages:
+                if group in groups:
+                    try:
+                        await consumer.table_message(message)
+                    except Exception:  # a closing socket: its disconnect detaches it
+                        log.debug("delivery to a closing connection failed", exc_info=True)
+
+    async def _relay_loop(self) -> None:
+        """Events of tables owned elsewhere, for this process's connections."""
+        if self.redis is None:
+            return
+        self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self.pubsub.subscribe(self.relay_key(0))
+        while True:
+            try:
+                message = await self.pubsub.get_message(timeout=1.0)
+                if message is None:
+                    continue
+                table_id = int(message["channel"].decode().rsplit(":", 1)[1])
+                data = json.loads(message["data"])
+                if data["from"] == self.channel:
+                    continue  # (its own: delivered here already)
+                await self.deliver(table_id, [
+                    (group, {"type": "table.message", "text": text, "version": version})
+                    for group, text, version in data["m"]])
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("relay receive failed", exc_info=True)
+                await asyncio.sleep(0.5)
 
     # -- forwarding to the owner
     async def forward(self, table_id: int, user: Any, bot: Player | None,
@@ -680,6 +810,10 @@ class Host:
                     future.set_result(message)
             elif kind == "owner.command":
                 asyncio.get_running_loop().create_task(self._serve(message))
+            elif kind == "owner.watch":
+                live = self.lives.get(message["table"])
+                if live is not None:
+                    live.remote = True
 
     async def _serve(self, message: Json) -> None:
         reply: Json = {"type": "owner.reply", "rid": message["rid"]}
@@ -810,11 +944,68 @@ class Host:
         live.schedule()
 
 
+def relay_payload(sender: str, messages: list[tuple[str, Json]]) -> str:
+    return json.dumps({"from": sender,
+                       "m": [[g, m["text"], m["version"]] for g, m in messages]})
+
+
+def table_of(group: str) -> int | None:
+    """The table of a fan-out group (``table.<id>…``), else ``None``."""
+    if not group.startswith("table."):
+        return None
+    try:
+        return int(group.split(".")[1])
+    except (IndexError, ValueError):
+        return None
+
+
+def _redis_client() -> Any:
+    url = getattr(settings, "REDIS_URL", "") or os.environ.get("REDIS_URL", "")
+    if not url:
+        return None
+    import redis.asyncio as aioredis
+
+    return aioredis.Redis.from_url(url)
+
+
+def relay_sync(batch: fanout.Batch) -> bool:
+    """:func:`tables.fanout.publish` outside an event loop (a REST command): the table
+    messages to every process's connections through the relay. False: nothing to do
+    here (no Redis), publish as usual."""
+    url = getattr(settings, "REDIS_URL", "") or os.environ.get("REDIS_URL", "")
+    if not url:
+        return False
+    import redis
+
+    client = redis.Redis.from_url(url)
+    tables: dict[int, list[tuple[str, Json]]] = {}
+    rest: fanout.Batch = []
+    for group, message in batch:
+        table_id = table_of(group)
+        if table_id is None:
+            rest.append((group, message))
+        else:
+            tables.setdefault(table_id, []).append((group, fanout.layer_message(group,
+                                                                                 message)))
+    prefix = os.environ.get("CHANNELS_PREFIX", "poker")
+    try:
+        for table_id, messages in tables.items():
+            client.publish(f"{prefix}:relay:{table_id}", relay_payload("", messages))
+    finally:
+        client.close()
+    if rest:
+        fanout.publish(rest, direct=True)
+    return True
+
+
 RENEW = """
 local lost = {}
 for i, key in ipairs(KEYS) do
-  if redis.call('GET', key) == ARGV[1] then
+  local owner = redis.call('GET', key)
+  if owner == ARGV[1] then
     redis.call('PEXPIRE', key, ARGV[2])
+  elseif not owner then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
   else
     table.insert(lost, i)
   end
