@@ -108,6 +108,18 @@ class Credential:
         return users.exists() and bool(store().exists(self.session_key))
 
 
+def still_valid(credentials: list[Credential]) -> set[Credential]:
+    """The ones of ``credentials`` that still hold: every bot token in one query (a
+    process re-checks all its connections at once, tables.owner), sessions one by one."""
+    bots = [c for c in credentials if c.bot_id is not None and c.token_hash]
+    rows = {pk: (token, owner) for pk, token, owner in Player.objects.filter(
+        pk__in=[c.bot_id for c in bots], deleted_at__isnull=True, owner__is_active=True,
+    ).values_list("pk", "token_hash", "owner_id")} if bots else {}
+    valid = {c for c in bots if rows.get(c.bot_id) == (c.token_hash, c.user_id)}
+    valid.update(c for c in credentials if c.bot_id is None and c.valid())
+    return valid
+
+
 # ------------------------------------------------------------------ announcing
 
 

@@ -66,6 +66,7 @@ from .runtime import HAND_DEFER, RUNTIME_FIELDS, NeedsTransaction, TableRun
 log = logging.getLogger(__name__)
 Json = dict[str, Any]
 HAND_FIELDS = ("events", "calls", "hidden", "policies", "ended_at", "record")
+RECHECK_SECONDS = 1.0  # every connection's credential is checked this often
 FAST = ("act",)  # commands applied on the live copy; the rest run in a transaction
 BUSY = "The server is at capacity: no new tables or seats now; try again shortly."
 
@@ -296,6 +297,7 @@ class Host:
         self.local: dict[int, dict[Any, frozenset[str]]] = {}
         self.subscribed: set[int] = set()  # relay channels this process listens to
         self.pubsub: Any = None
+        self.checked_at = 0.0  # the last check of every connection's credential
 
     # -- lifecycle
     async def start(self) -> None:
@@ -316,7 +318,7 @@ class Host:
         self.redis = _redis_client()
         loop = asyncio.get_running_loop()
         for job in (self._commit_loop, self._receive_loop, self._lease_loop, self._lag_loop,
-                    self._adopt_loop, self._relay_loop):
+                    self._adopt_loop, self._relay_loop, self._credential_loop):
             self.tasks.append(loop.create_task(job()))
         await self._refill_ids()
 
@@ -744,6 +746,34 @@ class Host:
                         await consumer.table_message(message)
                     except Exception:  # a closing socket: its disconnect detaches it
                         log.debug("delivery to a closing connection failed", exc_info=True)
+
+    async def _credential_loop(self) -> None:
+        """Every second, whether the credentials of this process's connections still
+        hold, in one query for all the bots (instead of one per command); a connection
+        whose credential ended is closed (``session_ended``, docs/security.md)."""
+        from accounts.credentials import still_valid
+
+        from .consumers import ENDED
+
+        while True:
+            await asyncio.sleep(RECHECK_SECONDS)
+            try:
+                consumers = [c for watchers in self.local.values() for c in watchers
+                             if getattr(c, "credential", None) is not None]
+                if not consumers:
+                    continue
+                valid = await self.db(still_valid, list({c.credential for c in consumers}))
+                self.checked_at = time.monotonic()
+                for consumer in consumers:
+                    if consumer.credential not in valid:
+                        asyncio.get_running_loop().create_task(consumer.refuse(
+                            TableError("session_ended", ENDED)))
+            except Exception:
+                log.warning("checking credentials failed", exc_info=True)
+
+    def credentials_checked(self) -> bool:
+        """Whether :meth:`_credential_loop` has checked every connection lately."""
+        return time.monotonic() - self.checked_at < 2 * RECHECK_SECONDS
 
     async def _relay_loop(self) -> None:
         """Events of tables owned elsewhere, for this process's connections."""
