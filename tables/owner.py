@@ -322,6 +322,19 @@ class Host:
             self.tasks.append(loop.create_task(job()))
         await self._refill_ids()
 
+    async def stop(self) -> None:
+        """Stop this host's work and close its database connections. Its leases are
+        not given back: as after a crash, other processes take its tables over when
+        they expire (tests; a process that ends)."""
+        for task in self.tasks:
+            task.cancel()
+        loop = asyncio.get_running_loop()
+        for executor in (self.loader, self.committer):
+            await loop.run_in_executor(executor, lambda: connection.close())
+            executor.shutdown()
+        if self.redis is not None:
+            await self.redis.aclose()
+
     async def db(self, call: Callable[..., Any], *args: Any) -> Any:
         """``call`` in the loader thread (its own database connection)."""
         def run() -> Any:
@@ -614,6 +627,9 @@ class Host:
                     for cut in cuts:
                         if cut.table.pk in conflict.table_ids:
                             self.stats["conflicts"] += 1
+                            log.warning("table %s changed elsewhere (expected version %s): "
+                                        "its live copy is loaded again", cut.table.pk,
+                                        cut.expected)
                             self.evict(cut.live, reload=True)
                             for waiter in cut.waiters:
                                 if not waiter.done():
@@ -995,7 +1011,10 @@ def _redis_client() -> Any:
         return None
     import redis.asyncio as aioredis
 
-    return aioredis.Redis.from_url(url)
+    # Many tasks at once (a thousand connections arriving) wait for a connection
+    # instead of failing.
+    pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=10)
+    return aioredis.Redis(connection_pool=pool)
 
 
 def relay_sync(batch: fanout.Batch) -> bool:

@@ -12,11 +12,13 @@ again (the player is back).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 from typing import Any, Protocol
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import close_old_connections
 
 from . import services
 from .wire import reads_in_own_thread
@@ -54,13 +56,16 @@ class PresenceWriter:
         names, self.heard = self.heard, set()
         if not names:
             return
-        # Not in the process's shared database thread: there the write would queue
-        # behind every pending table command, and under overload heartbeats would
-        # land after the sweep's timeout and drop live players (measured at 1,000
-        # tables: docs/benchmarks.md). One small UPDATE on a connection of its own.
-        gone = await database_sync_to_async(
-            services.heartbeat_many, thread_sensitive=not reads_in_own_thread())(
-            channel_names=names)
+        # Not in the process's shared database thread, nor in the pool that serves
+        # snapshots: there the write would queue behind every pending table command
+        # or a thousand connections' first snapshots, and heartbeats would land after
+        # the sweep's timeout and drop live players (measured at 1,000 tables:
+        # docs/benchmarks.md). A thread and a database connection of its own.
+        if reads_in_own_thread():
+            gone = await asyncio.get_running_loop().run_in_executor(
+                _thread, _heartbeat_many, names)
+        else:  # (SQLite: one writer; the shared thread)
+            gone = await database_sync_to_async(services.heartbeat_many)(channel_names=names)
         for name in gone:  # each re-registers on its own: the next flush never waits
             consumer = self.consumers.get(name)
             if consumer is not None:
@@ -73,6 +78,14 @@ class PresenceWriter:
                 await self.flush()
             except Exception:  # a database hiccup: the next round writes again
                 log.exception("presence flush failed")
+
+
+_thread = concurrent.futures.ThreadPoolExecutor(1, "presence")
+
+
+def _heartbeat_many(names: set[str]) -> set[str]:
+    close_old_connections()
+    return services.heartbeat_many(channel_names=names)
 
 
 _tasks: set[asyncio.Task[None]] = set()

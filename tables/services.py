@@ -641,6 +641,7 @@ def sweep_presence(now: datetime | None = None) -> int:
     silent = now - timedelta(seconds=conf("PRESENCE_TIMEOUT"))
     for channel_name in list(Connection.objects.filter(last_seen__lt=silent)
                              .values_list("channel_name", flat=True)[:1000]):
+        log.info("sweeping silent connection %s", channel_name)
         disconnect(channel_name=channel_name, now=now, silent_since=silent)
         count += 1
     expired = now - timedelta(seconds=conf("SEAT_GRACE_SECONDS"))

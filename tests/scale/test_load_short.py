@@ -1,8 +1,12 @@
 """A short load run against the scale-out configuration (bin/scaleout: 2 Daphne
-processes + the worker on PostgreSQL + Redis): bench/load.py plays 30 heads-up
-tables for 30 s and must finish clean — no protocol error, no hole-card leak, no
+processes + the worker on PostgreSQL + Redis, live tables owned by one process
+each): bench/load.py plays 30 heads-up tables for 30 s, every table's clients
+spread over both processes (so commands are forwarded to the owner and events
+relayed back), and must finish clean — no protocol error, no hole-card leak, no
 chip lost (snapshots and the database), no stuck table, no dropped connection,
-and hands actually played. Timings are reported, never asserted."""
+and hands actually played. Then a run where one Daphne process is killed (kill -9)
+mid-run: its tables are taken over within the lease time and every client resyncs.
+Timings are reported, never asserted (the takeover bound is the lease: seconds)."""
 
 from __future__ import annotations
 
@@ -45,30 +49,39 @@ def database_url() -> str:
             f"/{s['NAME']}")
 
 
-def test_short_load_run_is_clean(tmp_path: Path) -> None:
+def load_run(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str],
+                                                 dict[str, Any]]:
+    """bin/scaleout on free ports against the test database, then bench/load.py."""
     redis_url = os.environ.get("REDIS_URL")
     if not redis_url:
         pytest.fail("this test needs Redis: run it with REDIS_URL=redis://... (bin/test does)")
     env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": redis_url,
            "SCALEOUT_DIR": str(tmp_path), "PROCESSES": "2", "WORKERS": "1",
-           "PORT_BASE": str(free_port_pair()), "MIGRATE": "0",
+           "PORT_BASE": str(free_port_pair()), "MIGRATE": "0", "ACPC_PORT": "0",
            "CHANNELS_PREFIX": f"scale{os.getpid()}"}
     report_file = tmp_path / "report.json"
     try:
         started = subprocess.run(["bash", str(ROOT / "bin" / "scaleout"), "start"], env=env,
                                  cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert started.returncode == 0, started.stderr
+        ports = (tmp_path / "env").read_text().split("PORTS=")[1].split()[0]
         run = subprocess.run(
-            [sys.executable, str(ROOT / "bench" / "load.py"), "--tables", "30", "--seats", "2",
-             "--duration", "30", "--spectate-every", "3", "--timeout-fraction", "0.03",
-             "--scaleout-dir", str(tmp_path), "--prefix", "short", "--json", str(report_file)],
+            [sys.executable, str(ROOT / "bench" / "load.py"), "--seats", "2",
+             "--scaleout-dir", str(tmp_path), "--json", str(report_file),
+             *[a.replace("{second_port}", ports.split(",")[1]) for a in args]],
             env=env, cwd=ROOT, capture_output=True, text=True, timeout=150)
     finally:
         subprocess.run(["bash", str(ROOT / "bin" / "scaleout"), "stop"], env=env, cwd=ROOT,
                        capture_output=True, timeout=60)
     print(run.stdout)
     assert report_file.exists(), run.stderr
-    report: dict[str, Any] = json.loads(report_file.read_text())
+    return run, json.loads(report_file.read_text())
+
+
+def test_short_load_run_is_clean(tmp_path: Path) -> None:
+    run, report = load_run(tmp_path, "--tables", "30", "--duration", "30", "--spectate-every",
+                           "3", "--timeout-fraction", "0.03", "--route", "spread",
+                           "--prefix", "short")
     correctness, clients = report["correctness"], report["clients"]
     assert correctness["errors"] == {}
     assert correctness["leaks"] == 0, correctness["leak_examples"]
@@ -82,4 +95,25 @@ def test_short_load_run_is_clean(tmp_path: Path) -> None:
     assert report["throughput"]["tables_with_hands"] == 30
     assert correctness["database"]["hands_finished"] > 30
     assert report["latency_ms"]["timer_samples"] > 0
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_an_owner_killed_mid_run_loses_nothing(tmp_path: Path) -> None:
+    """kill -9 of one of the two Daphne processes, each table's clients on its owner
+    (``--route owner``): the dead process's tables are taken over by the other one,
+    every client that lost its socket reconnects and resyncs, no chip is lost."""
+    run, report = load_run(tmp_path, "--tables", "16", "--duration", "24", "--spectate-every",
+                           "4", "--timeout-fraction", "0", "--route", "owner",
+                           "--kill-after", "6", "--kill-port", "{second_port}",
+                           "--prefix", "kill")
+    correctness, fault = report["correctness"], report["fault"]
+    assert fault is not None and fault["killed_pid"], fault
+    assert fault["dropped"] > 0 and fault["not_resynced"] == 0, fault
+    assert fault["tables_affected"] >= 8, fault
+    assert fault["takeover_max_s"] is not None and fault["takeover_max_s"] < 10, fault
+    assert correctness["errors"] == {}
+    assert correctness["leaks"] == 0, correctness["leak_examples"]
+    assert correctness["chip_violations"] == 0, correctness["chip_examples"]
+    assert correctness["database"]["chips_conserved"], correctness["database"]
+    assert correctness["stuck_count"] == 0, correctness["stuck_tables"]
     assert run.returncode == 0, run.stdout + run.stderr

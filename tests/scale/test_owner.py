@@ -1,0 +1,225 @@
+"""Live tables owned by one process (tables.owner) against the real PostgreSQL and
+Redis: commands applied in memory and committed in groups, acknowledged only after
+the commit; a change made behind the owner's back refuses its pending command and
+reloads the table; a dead owner's table taken over after its lease expires, the hand
+going on from its last commit; turn timers fired in memory; admission control; money
+commands in a transaction of their own; chips conserved throughout."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from tables import owner, services
+from tables.errors import TableError
+from tables.models import Hand, Table
+
+from ..tables.helpers import assert_chips_conserved, sit, turn
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True),
+              pytest.mark.asyncio]
+
+NL = {"structure": "NL", "small_blind": 1, "big_blind": 2, "min_buy_in": 40,
+      "max_buy_in": 400}
+
+
+@pytest.fixture(autouse=True)
+def _owners(settings: Any) -> None:
+    if not os.environ.get("REDIS_URL"):
+        pytest.fail("this test needs Redis: run it with REDIS_URL=redis://... (bin/test does)")
+    settings.TABLES = {**settings.TABLES, "OWNERS": True, "OWNER_LEASE_SECONDS": 1.0,
+                       "OWNER_COMMIT_MS": 5}
+
+
+class Watcher:
+    """A connection of the owner's process: collects what the host delivers."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    async def table_message(self, event: dict[str, Any]) -> None:
+        self.texts.append(event["text"])
+
+
+@contextlib.asynccontextmanager
+async def running(host: owner.Host) -> AsyncIterator[owner.Host]:
+    await host.start()
+    try:
+        yield host
+    finally:
+        await stop(host)
+
+
+async def stop(host: owner.Host) -> None:
+    """A host that ends without a word (as after kill -9): no lease given back."""
+    await host.stop()
+
+
+def tables_with_players(count: int, alice: Any, bob: Any) -> list[Table]:
+    tables = []
+    for n in range(count):
+        table = services.create_table(creator=alice, name=f"Live {n}", settings=NL,
+                                      turn_seconds=30)
+        sit(table, alice, 0)
+        sit(table, bob, 1)
+        tables.append(table)
+    return tables
+
+
+def act_command(table_id: int, *, kind: str = "") -> dict[str, Any]:
+    _seat, hand, version, legal = turn(table_id)
+    action = {"kind": kind or ("check" if legal["can_check"] else "call")}
+    return {"type": "act", "hand": hand, "version": version, "action": action}
+
+
+def whose_turn(table_id: int, alice: Any, bob: Any) -> Any:
+    return alice if turn(table_id)[0] == 0 else bob
+
+
+sync = database_sync_to_async
+
+
+async def test_actions_are_applied_in_memory_and_committed_together(
+        alice: Any, bob: Any, settings: Any) -> None:
+    settings.TABLES = {**settings.TABLES, "OWNER_COMMIT_MS": 300}  # one window for all
+    tables = await sync(tables_with_players)(3, alice, bob)
+    async with running(owner.Host()) as host:
+        watcher = Watcher()
+        host.attach(tables[0].pk, watcher, [f"table.{tables[0].pk}"])
+        commands = [await sync(act_command)(t.pk) for t in tables]
+        users = [await sync(whose_turn)(t.pk, alice, bob) for t in tables]
+        before = [await sync(lambda t=t: Table.objects.get(pk=t.pk).version)() for t in tables]
+        versions = await asyncio.gather(*[
+            host.command(t.pk, user, None, command)
+            for t, user, command in zip(tables, users, commands, strict=True)])
+        # Acknowledged after the commit: the database already holds each new version,
+        # and one group commit wrote all three tables.
+        after = [await sync(lambda t=t: Table.objects.get(pk=t.pk).version)() for t in tables]
+        assert versions == after == [v + 1 for v in before]
+        assert host.stats["fast"] == 3 and host.stats["commits"] == 1
+        assert host.stats["committed_tables"] == 3
+        # The owner's own connection got the event, and no hidden card in it.
+        assert any(f'"version":{versions[0]}' in text for text in watcher.texts)
+        assert not any('"cards":"' in t and '"HoleCardsDealt"' in t and '??' not in t
+                       for t in watcher.texts)
+        # A bad command changes nothing and keeps the live copy.
+        stale = {**commands[1], "version": commands[1]["version"] - 1}
+        with pytest.raises(TableError) as refused:
+            await host.command(tables[1].pk, users[1], None, stale)
+        assert refused.value.code in ("stale_version", "not_your_turn")
+        assert tables[1].pk in host.lives
+    await sync(assert_chips_conserved)()
+
+
+async def test_a_change_behind_the_owners_back_refuses_its_command(alice: Any,
+                                                                   bob: Any) -> None:
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    async with running(owner.Host()) as host:
+        live = await host.live(table.pk)
+        assert live is not None
+        command = await sync(act_command)(table.pk)
+        user = await sync(whose_turn)(table.pk, alice, bob)
+        # Another process acts in a transaction of its own (the owner does not know).
+        await sync(services.execute)(table_id=table.pk, user=user, command=command)
+        moved = await sync(lambda: Table.objects.get(pk=table.pk).version)()
+        with pytest.raises(TableError) as refused:
+            await host.command(table.pk, user, None, command)  # still current in memory
+        assert refused.value.code == "conflict"
+        assert await sync(lambda: Table.objects.get(pk=table.pk).version)() == moved
+        for _ in range(50):  # loaded again, from the database
+            if table.pk in host.lives:
+                break
+            await asyncio.sleep(0.02)
+        assert host.lives[table.pk].run.table.version == moved
+        command = await sync(act_command)(table.pk)
+        user = await sync(whose_turn)(table.pk, alice, bob)
+        assert await host.command(table.pk, user, None, command) == moved + 1
+    await sync(assert_chips_conserved)()
+
+
+async def test_a_dead_owners_table_is_taken_over_from_its_last_commit(alice: Any,
+                                                                      bob: Any) -> None:
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    first = owner.Host()
+    await first.start()
+    command = await sync(act_command)(table.pk)
+    user = await sync(whose_turn)(table.pk, alice, bob)
+    committed = await first.command(table.pk, user, None, command)
+    await stop(first)  # no goodbye: the lease runs out
+    async with running(owner.Host()) as second:
+        assert await second.live(table.pk) is None  # still leased to the dead one
+        await asyncio.sleep(1.3)
+        seen: set[int] = set()
+        for _ in range(2):  # the hash rule's choice first, anyone one pass later
+            seen = await second.adopt(seen)
+        assert table.pk in second.lives and second.stats["adopted"] == 1
+        live = second.lives[table.pk]
+        await second.committed(live)
+        stored = await sync(lambda: Table.objects.get(pk=table.pk))()
+        assert stored.version == committed + 1  # resumed: a fresh version for resync
+        assert stored.deadline > timezone.now() + timedelta(seconds=25)  # a full turn
+        command = await sync(act_command)(table.pk)
+        user = await sync(whose_turn)(table.pk, alice, bob)
+        assert await second.command(table.pk, user, None, command) == committed + 2
+    await sync(assert_chips_conserved)()
+
+
+async def test_turn_timer_fires_in_memory(alice: Any, bob: Any) -> None:
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    async with running(owner.Host()) as host:
+        live = await host.live(table.pk)
+        assert live is not None
+        version = live.run.table.version
+        hand = live.run.table.current_hand_id
+        live.run.table.deadline = timezone.now() + timedelta(seconds=0.2)
+        live.schedule()
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            stored = await sync(lambda: Table.objects.get(pk=table.pk).version)()
+            if stored > version:
+                break
+        assert host.stats["timeout"] == 1
+        events = await sync(lambda: Hand.objects.get(pk=hand).events)()
+        assert any(e["type"] == "PlayerTimedOut" for e in events)
+    await sync(assert_chips_conserved)()
+
+
+async def test_new_seats_are_refused_when_busy(alice: Any, bob: Any, settings: Any) -> None:
+    settings.TABLES = {**settings.TABLES, "OWNER_MAX_TABLES": 1}
+    first, second = await sync(tables_with_players)(2, alice, bob)
+    empty = await sync(services.create_table)(creator=alice, name="Empty", settings=NL)
+    async with running(owner.Host()) as host:
+        assert await host.live(first.pk) is not None
+        assert host.busy()
+        for table in (second, empty):  # not loaded here yet: refused
+            with pytest.raises(TableError) as refused:
+                await host.command(table.pk, alice, None, {"type": "sit", "seat": 2,
+                                                           "buy_in": 100})
+            assert refused.value.code == "server_busy"
+        assert await sync(lambda: Table.objects.get(pk=empty.pk).version)() == 0
+        # The table already here plays on.
+        command = await sync(act_command)(first.pk)
+        user = await sync(whose_turn)(first.pk, alice, bob)
+        assert await host.command(first.pk, user, None, command) > 0
+
+
+async def test_money_moves_in_a_transaction_of_its_own(alice: Any, bob: Any) -> None:
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    async with running(owner.Host()) as host:
+        command = await sync(act_command)(table.pk)
+        user = await sync(whose_turn)(table.pk, alice, bob)
+        await host.command(table.pk, user, None, command)
+        # Leaving mid-hand folds and cashes out: booked through the ledger at once.
+        version = await host.command(table.pk, alice, None, {"type": "leave"})
+        assert host.stats["classic"] >= 1
+        assert await sync(lambda: Table.objects.get(pk=table.pk).version)() == version
+        await sync(assert_chips_conserved)()
+        assert table.pk in host.lives  # loaded again: its timers run here
