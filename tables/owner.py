@@ -469,6 +469,8 @@ class Host:
         """Run one client command (already authenticated) at its owner; its version."""
         services.check_command(user, bot, command)
         for _ in range(3):
+            while table_id in self.closed:  # a transaction of its own first
+                await self.closed[table_id].wait()
             live = await self.live(table_id, admit=command.get("type") == "sit")
             if live is None:
                 answer = await self.forward(table_id, user, bot, command)
@@ -490,7 +492,7 @@ class Host:
             if version is not None:
                 await self.committed(live)
                 return version
-        result = await self.classic(live, services.execute, table_id=live.table_id,
+        result = await self.classic(live.table_id, services.execute, table_id=live.table_id,
                                     user=user, bot=bot, command=command)
         return int(result.version)
 
@@ -502,7 +504,7 @@ class Host:
             version = apply(run)
         except TableError:
             if run.engine_calls or run.events:  # the copy may be half changed
-                self.evict(live)
+                self.evict(live, reload=True)
             raise
         except NeedsTransaction:
             self.evict(live)
@@ -537,36 +539,32 @@ class Host:
         live.waiters.append(waiter)
         await waiter
 
-    async def classic(self, live: Live | None, call: Callable[..., Any], **kwargs: Any) -> Any:
+    async def classic(self, at_table: int, call: Callable[..., Any], **kwargs: Any) -> Any:
         """Run a service in its own transaction: first commit what this process holds
-        for the table and drop its copy (loaded again when next needed)."""
+        for the table and drop its copy, which is loaded again afterwards (its timers
+        run here). Commands for the table wait meanwhile."""
         from .consumers import db
 
-        table_id = kwargs.get("table_id", live.table_id if live is not None else None)
-        while table_id in self.closed:
-            await self.closed[table_id].wait()
-            if live is not None and live.dead:
-                live = self.lives.get(table_id)
+        while at_table in self.closed:
+            await self.closed[at_table].wait()
         done = asyncio.Event()
-        if table_id is not None:
-            self.closed[table_id] = done
-            self.generation[table_id] += 1
+        self.closed[at_table] = done
+        self.generation[at_table] += 1
         try:
+            live = self.lives.get(at_table)
             if live is not None:
-                if live.dirty:
-                    self.dirty(live)
-                    await self.committed(live)
-                self.evict(live, TableError("conflict", "The table changed meanwhile."))
+                await self.settled(live)
+                if not live.dead:
+                    self.evict(live, TableError("conflict", "The table changed meanwhile."))
             self.stats["classic"] += 1
             result = await db(call, **kwargs)
         finally:
-            if table_id is not None and self.closed.get(table_id) is done:
-                del self.closed[table_id]
+            if self.closed.get(at_table) is done:
+                del self.closed[at_table]
             done.set()
-        if table_id is not None and table_id not in self.lives and live is not None:
-            # Loaded again at once: its timers run here, not in the worker.
+        if at_table not in self.lives:
             with contextlib.suppress(TableError):
-                await self.live(table_id, admit=False)
+                await self.live(at_table, admit=False)
         return result
 
     # -- timers and house bots
@@ -602,7 +600,7 @@ class Host:
             live.schedule()
         elif done is None:
             job = services.fire_due_timers if what == "timeout" else services.run_house_bots
-            await self.classic(live, _one_table(job), table_id=live.table_id)
+            await self.classic(live.table_id, _one_table(job), table_id=live.table_id)
 
     # -- the group commit
     def dirty(self, live: Live) -> None:
@@ -909,7 +907,8 @@ class Host:
         while True:
             await asyncio.sleep(1.0)
             try:
-                ids = list({*self.lives, *self.taking})
+                # (also tables loading, or in a transaction of their own meanwhile)
+                ids = list({*self.lives, *self.taking, *self.closed})
                 await self.redis.zadd(self.hosts_key(), {self.channel: time.time() + ms / 1000})
                 if not ids:
                     continue
