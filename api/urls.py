@@ -19,6 +19,7 @@ urlpatterns = [
     path("tables/", views.TablesView.as_view(), name="api-tables"),
     path("tables/<int:table_id>/", views.TableView.as_view(), name="api-table"),
     path("tables/<int:table_id>/close/", views.CloseTableView.as_view(), name="api-table-close"),
+    path("tables/<int:table_id>/route/", views.TableRouteView.as_view(), name="api-table-route"),
     path("tables/<int:table_id>/commands/", views.CommandsView.as_view(), name="api-commands"),
     path("tables/<int:table_id>/wait/", longpoll.wait, name="api-wait"),
     path("hands/", views.HandsView.as_view(), name="api-hands"),

@@ -380,6 +380,24 @@ class TableView(ApiView):
         return Response(selectors.snapshot(table_id, request.user, acting_bot(request)))
 
 
+class TableRouteView(ApiView):
+    @extend_schema(
+        summary="Which server process to connect to for a table",
+        description="With live tables owned by one process each (docs/scale.md): "
+        "`owner` is the websocket base address of the process that owns the table now "
+        "(`null` if none does), `by_rule` the process that the rule *table id mod "
+        "processes* names (it takes the table with its first connection), `path` the "
+        "websocket path. Connecting there saves forwarding every command; any process "
+        "serves any table. Without live tables both are `null`.",
+        responses={200: OpenApiTypes.OBJECT, **errors(404)}, tags=["tables"])
+    def get(self, request: Request, table_id: int) -> Response:
+        from tables import owner
+
+        if not Table.objects.filter(pk=table_id).exists():
+            raise TableError("table_not_found", f"There is no table {table_id}.")
+        return Response(owner.route(table_id))
+
+
 class CloseTableView(ApiView):
     @extend_schema(
         summary="Close a table (its creator when empty, a superuser any)",

@@ -298,6 +298,8 @@ class Host:
         self.subscribed: set[int] = set()  # relay channels this process listens to
         self.pubsub: Any = None
         self.checked_at = 0.0  # the last check of every connection's credential
+        # Where clients reach this process (the discovery endpoint, route()).
+        self.url = os.environ.get("TABLES_OWNER_URL", "")
 
     # -- lifecycle
     async def start(self) -> None:
@@ -910,6 +912,8 @@ class Host:
                 # (also tables loading, or in a transaction of their own meanwhile)
                 ids = list({*self.lives, *self.taking, *self.closed})
                 await self.redis.zadd(self.hosts_key(), {self.channel: time.time() + ms / 1000})
+                if self.url:
+                    await self.redis.hset(self.hosts_key() + ":urls", self.channel, self.url)
                 if not ids:
                     continue
                 lost = await self.redis.eval(RENEW, len(ids),
@@ -987,6 +991,37 @@ class Host:
         live.outbox.append([(g, m) for g, m in fanout.build_batch(run, new_turn=True)
                             if m["type"] == "your_turn"])
         live.schedule()
+
+
+def route(table_id: int) -> Json:
+    """Where a client should connect for the table (``GET /api/v1/tables/<id>/route/``):
+    its owner's address if a process owns it, else the process that the rule
+    ``table id mod processes`` (over the processes' addresses in order) gives, which
+    takes it with the first connection. ``None`` where no address is known."""
+    url = getattr(settings, "REDIS_URL", "") or os.environ.get("REDIS_URL", "")
+    answer: Json = {"table": table_id, "owner": None, "by_rule": None, "processes": 0,
+                    "path": f"/ws/tables/{table_id}/"}
+    if not enabled() or not url:
+        return answer
+    import redis
+
+    prefix = os.environ.get("CHANNELS_PREFIX", "poker")
+    client = redis.Redis.from_url(url)
+    try:
+        owner = client.get(f"{prefix}:owner:{table_id}")
+        hosts = {h.decode() for h in client.zrangebyscore(f"{prefix}:owner:hosts",
+                                                          time.time(), "+inf")}
+        urls = {k.decode(): v.decode()
+                for k, v in client.hgetall(f"{prefix}:owner:hosts:urls").items()}
+    finally:
+        client.close()
+    live = sorted({urls[h] for h in hosts if h in urls})
+    answer["processes"] = len(hosts)
+    if owner is not None:
+        answer["owner"] = urls.get(owner.decode())
+    if live:
+        answer["by_rule"] = live[table_id % len(live)]
+    return answer
 
 
 def relay_payload(sender: str, messages: list[tuple[str, Json]]) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import uuid
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
@@ -32,9 +33,11 @@ NL = {"structure": "NL", "small_blind": 1, "big_blind": 2, "min_buy_in": 40,
 
 
 @pytest.fixture(autouse=True)
-def _owners(settings: Any) -> None:
+def _owners(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     if not os.environ.get("REDIS_URL"):
         pytest.fail("this test needs Redis: run it with REDIS_URL=redis://... (bin/test does)")
+    # Leases and relays of this test only (table ids repeat between tests).
+    monkeypatch.setenv("CHANNELS_PREFIX", f"ownertest-{uuid.uuid4().hex[:12]}")
     settings.TABLES = {**settings.TABLES, "OWNERS": True, "OWNER_LEASE_SECONDS": 1.0,
                        "OWNER_COMMIT_MS": 5}
 
@@ -223,3 +226,23 @@ async def test_money_moves_in_a_transaction_of_its_own(alice: Any, bob: Any) -> 
         assert await sync(lambda: Table.objects.get(pk=table.pk).version)() == version
         await sync(assert_chips_conserved)()
         assert table.pk in host.lives  # loaded again: its timers run here
+
+
+async def test_route_names_the_owning_process(alice: Any, bob: Any, client: Any) -> None:
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    host = owner.Host()
+    host.url = "ws://127.0.0.1:65001"
+    async with running(host):
+        assert await host.live(table.pk) is not None
+        await asyncio.sleep(1.2)  # the lease loop registers the process's address
+
+        def ask() -> Any:
+            client.force_login(alice)
+            return client.get(f"/api/v1/tables/{table.pk}/route/")
+        response = await sync(ask)()
+        assert response.status_code == 200
+        answer = response.json()
+        assert answer["owner"] == host.url and answer["path"] == f"/ws/tables/{table.pk}/"
+        assert answer["by_rule"] is not None and answer["processes"] >= 1
+        missing = await sync(lambda: client.get("/api/v1/tables/999999/route/"))()
+        assert missing.status_code == 404
