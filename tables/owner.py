@@ -45,6 +45,7 @@ import json
 import logging
 import os
 import socket
+import threading
 import time
 from collections.abc import Callable
 from datetime import timedelta
@@ -264,6 +265,33 @@ def load(table_id: int) -> TableRun | None:
     return run
 
 
+def load_many(table_ids: list[int]) -> list[TableRun]:
+    """:func:`load` for many tables in five queries (a takeover, thread)."""
+    tables = list(Table.objects.filter(pk__in=table_ids))
+    hands = Hand.objects.defer(*HAND_DEFER).in_bulk(
+        [t.current_hand_id for t in tables if t.current_hand_id is not None])
+    seats: dict[int, dict[int, Seat]] = {}
+    for seat in Seat.objects.filter(table_id__in=table_ids):
+        seats.setdefault(seat.table_id, {})[seat.number] = seat
+    now = timezone.now()
+    runs = []
+    for table in tables:
+        if table.current_hand_id in hands:
+            table.current_hand = hands[table.current_hand_id]
+        run = TableRun(table, now)
+        run._seat_rows_loaded = seats.get(table.pk, {})
+        runs.append(run)
+    wanted = {int(o.player_id) for run in runs for o in run.seats if o is not None}
+    players = {str(p.pk): p for p in Player.objects.select_related("owner").filter(
+        pk__in=wanted)}
+    for run in runs:
+        for occupant in run.seats:
+            if occupant is not None and occupant.player_id in players:
+                run.player_cache(players[occupant.player_id])
+        run._house = {pk: p.house_strategy for pk, p in run._players.items()}
+    return runs
+
+
 # ---------------------------------------------------------------- the process's host
 
 
@@ -384,12 +412,21 @@ class Host:
         if self.redis is not None:
             await self.redis.eval(RELEASE, 1, self.lease_key(table_id), self.channel)
 
-    def busy(self) -> bool:
-        """Whether this process is at capacity (admission control)."""
-        limit = conf("OWNER_MAX_TABLES", 0)
+    def late(self) -> bool:
+        """Whether this process runs late: its event loop (smoothed) or its commits."""
         return (self.load > conf("OWNER_BUSY_LAG_MS", 150) / 1000
-                or self.commit_seconds > conf("OWNER_BUSY_COMMIT_MS", 250) / 1000
-                or bool(limit and len(self.lives) >= limit))
+                or self.commit_seconds > conf("OWNER_BUSY_COMMIT_MS", 250) / 1000)
+
+    def busy(self, live: Live | None = None) -> bool:
+        """Whether this process is at capacity (admission control): it runs late, or
+        it plays ``OWNER_MAX_TABLES`` tables (with somebody seated) and ``live`` is not
+        one of them."""
+        if self.late():
+            return True
+        limit = conf("OWNER_MAX_TABLES", 0)
+        if not limit or (live is not None and any(live.run.seats)):
+            return False
+        return sum(1 for other in self.lives.values() if any(other.run.seats)) >= limit
 
     async def live(self, table_id: int, *, admit: bool = True) -> Live | None:
         """The live copy of a table this process owns (taking it if nobody does), or
@@ -404,7 +441,7 @@ class Host:
             owner = await self.owner_of(table_id)
             if owner is not None and owner != self.channel:
                 return None
-            if admit and self.busy():
+            if admit and self.late():  # (the cap counts tables played, not watched)
                 self.stats["refused"] += 1
                 raise TableError("server_busy", BUSY)
             if not await self._take(table_id):
@@ -481,7 +518,8 @@ class Host:
                 if "error" in answer:
                     raise TableError(answer["error"], answer["message"])
                 return int(answer["version"])
-            if command["type"] == "sit" and self.busy():
+            if command["type"] == "sit" and self.busy(live):
+                self.stats["refused"] += 1
                 raise TableError("server_busy", BUSY)
             return await self.run_command(live, user, bot, command)
         raise TableError("unavailable", "The table's server is moving; try again.")
@@ -822,6 +860,7 @@ class Host:
         if owner is None or owner == self.channel:
             return {"moved": True}
         rid = f"{self.channel}:{next(self.ids)}"
+        started = time.monotonic()
         future: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
         self.requests[rid] = future
         self.stats["forwarded"] += 1
@@ -830,9 +869,20 @@ class Host:
                 "type": "owner.command", "rid": rid, "reply": self.channel,
                 "table": table_id, "user": user.pk, "bot": bot.pk if bot else None,
                 "command": command})
-            return await asyncio.wait_for(future, conf("OWNER_FORWARD_TIMEOUT", 3.0))
-        except TimeoutError:
-            return {"moved": True}  # the owner is gone: its lease expires, retried
+            # A busy owner answers late, a dead one never: wait while its lease holds.
+            while True:
+                try:
+                    return await asyncio.wait_for(asyncio.shield(future),
+                                                  conf("OWNER_LEASE_SECONDS", 3.0))
+                except TimeoutError:
+                    if await self.owner_of(table_id) != owner:
+                        return {"moved": True}  # it died (its lease ran out): again
+                    if future.done() or self.requests.get(rid) is not future:
+                        continue
+                    if time.monotonic() - started > conf("OWNER_FORWARD_TIMEOUT", 30.0):
+                        return {"error": "unavailable", "message": (
+                            "The table's server does not answer; ask for a snapshot "
+                            "before you try again.")}
         finally:
             self.requests.pop(rid, None)
 
@@ -903,71 +953,113 @@ class Host:
             self.load += (late - self.load) * 0.025
 
     async def _lease_loop(self) -> None:
+        """Renew the leases of every table held here (loaded, loading, or in a
+        transaction of its own), once a second, in a thread with its own Redis
+        connection: a late event loop (overload, a long pause) must not let them expire
+        while this process is alive, or another process would take its tables."""
         if self.redis is None:
             return
+        loop = asyncio.get_running_loop()
+        stop = threading.Event()
+        thread = threading.Thread(target=self._renew, args=(loop, stop), daemon=True,
+                                  name="owner-leases")
+        thread.start()
+        try:
+            await asyncio.Event().wait()  # until cancelled
+        finally:
+            stop.set()
+
+    def _renew(self, loop: asyncio.AbstractEventLoop, stop: threading.Event) -> None:
+        import redis
+
+        url = getattr(settings, "REDIS_URL", "") or os.environ.get("REDIS_URL", "")
+        client = redis.Redis.from_url(url)
         ms = int(conf("OWNER_LEASE_SECONDS", 3.0) * 1000)
-        while True:
-            await asyncio.sleep(1.0)
+        while not stop.wait(1.0):
             try:
-                # (also tables loading, or in a transaction of their own meanwhile)
-                ids = list({*self.lives, *self.taking, *self.closed})
-                await self.redis.zadd(self.hosts_key(), {self.channel: time.time() + ms / 1000})
+                ids = sorted(set(list(self.lives) + list(self.taking) + list(self.closed)))
+                client.zadd(self.hosts_key(), {self.channel: time.time() + ms / 1000})
                 if self.url:
-                    await self.redis.hset(self.hosts_key() + ":urls", self.channel, self.url)
+                    client.hset(self.hosts_key() + ":urls", self.channel, self.url)
                 if not ids:
                     continue
-                lost = await self.redis.eval(RENEW, len(ids),
-                                             *[self.lease_key(i) for i in ids], self.channel, ms)
-                for index in lost:
-                    live = self.lives.get(ids[int(index) - 1])
-                    if live is not None:
-                        log.warning("lost the lease of table %s", live.table_id)
-                        self.evict(live)
+                lost = client.eval(RENEW, len(ids), *[self.lease_key(i) for i in ids],
+                                   self.channel, ms)
+                if lost:
+                    loop.call_soon_threadsafe(self._lost, [ids[int(i) - 1] for i in lost])
+            except RuntimeError:  # a table came or went while listing: next second
+                continue
             except Exception:
                 log.warning("renewing table leases failed", exc_info=True)
+        client.close()
+
+    def _lost(self, table_ids: list[int]) -> None:
+        for table_id in table_ids:
+            live = self.lives.get(table_id)
+            if live is not None:
+                log.warning("lost the lease of table %s", table_id)
+                self.evict(live)
 
     def hosts_key(self) -> str:
         return f"{os.environ.get('CHANNELS_PREFIX', 'poker')}:owner:hosts"
 
     async def _adopt_loop(self) -> None:
         """Take over running tables that nobody owns (their owner died, or nobody has
-        connected since the server started): the one process whose turn it is by
-        ``table mod hosts`` first, any process one pass later."""
-        seen: set[int] = set()
+        connected since the server started), once a second."""
         while True:
             await asyncio.sleep(1.0)
             try:
-                seen = await self.adopt(seen)
+                self.unload_idle()
+                await self.adopt()
             except Exception:
                 log.warning("adopting tables failed", exc_info=True)
 
-    async def adopt(self, seen: set[int]) -> set[int]:
-        ids = await self.db(_running_tables)
-        ids = [i for i in ids if i not in self.lives]
+    def unload_idle(self) -> None:
+        """Forget tables nobody sits at or watches here (memory; their lease goes)."""
+        for table_id, live in list(self.lives.items()):
+            if (live.dirty or any(live.run.seats) or self.local.get(table_id)
+                    or table_id in self.closed or (live.landed and not live.landed.done())):
+                continue
+            self.evict(live)
+            asyncio.get_running_loop().create_task(self._release(table_id))
+
+    async def adopt(self) -> list[int]:
+        """Take over, at once and all together, the running tables that nobody owns;
+        the tables taken."""
+        ids = [i for i in await self.db(_running_tables)
+               if i not in self.lives and i not in self.closed and i not in self.taking]
         if not ids:
-            return set()
-        if self.redis is None:
-            orphans = ids
-            hosts = [self.channel]
-        else:
+            return []
+        if self.redis is not None:
             owners = await self.redis.mget([self.lease_key(i) for i in ids])
-            orphans = [i for i, o in zip(ids, owners, strict=True) if o is None]
-            now = time.time()
-            await self.redis.zremrangebyscore(self.hosts_key(), 0, now)
-            hosts = sorted(h.decode() for h in await self.redis.zrange(self.hosts_key(), 0, -1))
-            hosts = hosts or [self.channel]
-        me = hosts.index(self.channel) if self.channel in hosts else 0
-        for table_id in orphans:
-            if table_id % len(hosts) != me and table_id not in seen:
-                continue
-            try:
-                live = await self.live(table_id, admit=False)
-            except TableError:
-                continue
-            if live is not None:
-                self.resume(live)
-                self.stats["adopted"] += 1
-        return set(orphans)
+            ids = [i for i, o in zip(ids, owners, strict=True) if o is None]
+            if not ids:
+                return []
+            ms = int(conf("OWNER_LEASE_SECONDS", 3.0) * 1000)
+            lost = await self.redis.eval(RENEW, len(ids), *[self.lease_key(i) for i in ids],
+                                         self.channel, ms)
+            taken = set(ids) - {ids[int(i) - 1] for i in lost}
+            ids = [i for i in ids if i in taken]
+        generations = {i: self.generation[i] for i in ids}
+        self.taking.update(ids)
+        try:
+            runs = await self.db(load_many, ids)
+        finally:
+            self.taking.subtract(ids)
+            for i in ids:
+                if self.taking[i] <= 0:
+                    del self.taking[i]
+        adopted = []
+        for run in runs:
+            table_id = run.table.pk
+            if (table_id in self.lives or table_id in self.closed
+                    or self.generation[table_id] != generations[table_id]):
+                continue  # loaded here meanwhile, or a transaction ran: what was read may be old
+            live = self.lives[table_id] = Live(self, run)
+            self.resume(live)
+            self.stats["adopted"] += 1
+            adopted.append(table_id)
+        return adopted
 
     def resume(self, live: Live) -> None:
         """A table taken over: the turn gets its full time from now and everybody a

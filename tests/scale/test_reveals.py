@@ -52,7 +52,8 @@ def _snapshot(version: int, hand: int, cards: list[str]) -> dict[str, Any]:
 def test_the_spectator_sends_what_its_events_do_not_explain_to_the_database() -> None:
     stats, window = load_clients.Stats(), load_clients.Window()
     table = load_clients.TableClients({"id": 7, "bots": [{}, {}]}, stats, window)
-    spectator = load_clients.Spectator(table, {}, "ws://127.0.0.1:1/", stats, window, [0])
+    net = load_clients.Net([1], "spread", None, [0.0, 0.0, 0.0, 0.0], 5)
+    spectator = load_clients.Spectator(table, {}, net, stats, window, [0])
     spectator.handle({"type": "events", "version": 1, "events": [
         {"type": "HandStarted", "number": 3},
         {"type": "HoleCardsDealt", "player": 0, "cards": "????"},
