@@ -81,9 +81,10 @@ def conf(name: str, default: Any) -> Any:
 
 
 class Conflict(Exception):
-    def __init__(self, table_ids: set[int]) -> None:
-        super().__init__(f"tables changed meanwhile: {sorted(table_ids)}")
-        self.table_ids = table_ids
+    def __init__(self, found: dict[int, int]) -> None:
+        super().__init__(f"tables changed meanwhile: {sorted(found)}")
+        self.found = found  # table id -> the version found in the database
+        self.table_ids = set(found)
 
 
 # ---------------------------------------------------------------- one live table
@@ -224,10 +225,10 @@ def _write(cuts: list[Cut]) -> None:
             expected = {c.table.pk: c.expected for c in cuts}
             cursor.execute("SELECT id, version FROM tables_table WHERE id = ANY(%s)",
                            [list(expected)])
-            moved = {pk for pk, version in cursor.fetchall()
-                     if version not in (expected[pk], next(
-                         c.table.version for c in cuts if c.table.pk == pk))}
-            raise Conflict(moved or set(expected))
+            written = {c.table.pk: c.table.version for c in cuts}
+            moved = {pk: version for pk, version in cursor.fetchall()
+                     if version not in (expected[pk], written[pk])}
+            raise Conflict(moved or {pk: -1 for pk in expected})
     hands = [h for c in cuts for h in c.hands]
     if hands:
         Hand.objects.bulk_create(hands)
@@ -404,7 +405,7 @@ class Host:
     async def _take(self, table_id: int) -> bool:
         if self.redis is None:
             return True
-        ms = int(conf("OWNER_LEASE_SECONDS", 3.0) * 1000)
+        ms = int(conf("OWNER_LEASE_SECONDS", 2.0) * 1000)
         lost = await self.redis.eval(RENEW, 1, self.lease_key(table_id), self.channel, ms)
         return not lost
 
@@ -665,9 +666,9 @@ class Host:
                     for cut in cuts:
                         if cut.table.pk in conflict.table_ids:
                             self.stats["conflicts"] += 1
-                            log.warning("table %s changed elsewhere (expected version %s): "
-                                        "its live copy is loaded again", cut.table.pk,
-                                        cut.expected)
+                            log.warning("table %s changed elsewhere (version %s, expected "
+                                        "%s): its live copy is loaded again", cut.table.pk,
+                                        conflict.found[cut.table.pk], cut.expected)
                             self.evict(cut.live, reload=True)
                             for waiter in cut.waiters:
                                 if not waiter.done():
@@ -873,7 +874,7 @@ class Host:
             while True:
                 try:
                     return await asyncio.wait_for(asyncio.shield(future),
-                                                  conf("OWNER_LEASE_SECONDS", 3.0))
+                                                  conf("OWNER_LEASE_SECONDS", 2.0))
                 except TimeoutError:
                     if await self.owner_of(table_id) != owner:
                         return {"moved": True}  # it died (its lease ran out): again
@@ -974,8 +975,8 @@ class Host:
 
         url = getattr(settings, "REDIS_URL", "") or os.environ.get("REDIS_URL", "")
         client = redis.Redis.from_url(url)
-        ms = int(conf("OWNER_LEASE_SECONDS", 3.0) * 1000)
-        while not stop.wait(1.0):
+        ms = int(conf("OWNER_LEASE_SECONDS", 2.0) * 1000)
+        while not stop.wait(ms / 4000):  # four renewals per lease
             try:
                 ids = sorted(set(list(self.lives) + list(self.taking) + list(self.closed)))
                 client.zadd(self.hosts_key(), {self.channel: time.time() + ms / 1000})
@@ -1005,9 +1006,9 @@ class Host:
 
     async def _adopt_loop(self) -> None:
         """Take over running tables that nobody owns (their owner died, or nobody has
-        connected since the server started), once a second."""
+        connected since the server started), twice a second."""
         while True:
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(0.5)
             try:
                 self.unload_idle()
                 await self.adopt()
@@ -1035,7 +1036,7 @@ class Host:
             ids = [i for i, o in zip(ids, owners, strict=True) if o is None]
             if not ids:
                 return []
-            ms = int(conf("OWNER_LEASE_SECONDS", 3.0) * 1000)
+            ms = int(conf("OWNER_LEASE_SECONDS", 2.0) * 1000)
             lost = await self.redis.eval(RENEW, len(ids), *[self.lease_key(i) for i in ids],
                                          self.channel, ms)
             taken = set(ids) - {ids[int(i) - 1] for i in lost}

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 
 from . import services
 from .wire import reads_in_own_thread
@@ -85,7 +85,10 @@ _thread = concurrent.futures.ThreadPoolExecutor(1, "presence")
 
 def _heartbeat_many(names: set[str]) -> set[str]:
     close_old_connections()
-    return services.heartbeat_many(channel_names=names)
+    try:
+        return services.heartbeat_many(channel_names=names)
+    finally:  # (back to the pool: no connection kept open by an idle thread)
+        connection.close()
 
 
 _tasks: set[asyncio.Task[None]] = set()
