@@ -311,6 +311,7 @@ class Host:
         self.closed: dict[int, asyncio.Event] = {}  # tables in a transaction of their own
         self.generation: collections.Counter[int] = collections.Counter()  # such transactions
         self.taking: collections.Counter[int] = collections.Counter()  # being loaded
+        self.admitted: set[int] = set()  # tables whose first seat was admitted
         self.ids = itertools.count(1)
         self.lag = 0.0  # the event loop's recent lateness (s)
         self.load = 0.0  # the same, smoothed
@@ -425,9 +426,18 @@ class Host:
         if self.late():
             return True
         limit = conf("OWNER_MAX_TABLES", 0)
-        if not limit or (live is not None and any(live.run.seats)):
+        if not limit or live is None:
+            return bool(limit) and len(self.playing()) >= limit
+        if live.table_id in self.admitted or any(live.run.seats):
             return False
-        return sum(1 for other in self.lives.values() if any(other.run.seats)) >= limit
+        if len(self.playing()) >= limit:
+            return True
+        self.admitted.add(live.table_id)  # counted from its first seat on
+        return False
+
+    def playing(self) -> set[int]:
+        """The tables played here: somebody seated, or a first seat admitted."""
+        return self.admitted | {t for t, live in self.lives.items() if any(live.run.seats)}
 
     async def live(self, table_id: int, *, admit: bool = True) -> Live | None:
         """The live copy of a table this process owns (taking it if nobody does), or
@@ -1022,6 +1032,7 @@ class Host:
                     or table_id in self.closed or (live.landed and not live.landed.done())):
                 continue
             self.evict(live)
+            self.admitted.discard(table_id)
             asyncio.get_running_loop().create_task(self._release(table_id))
 
     async def adopt(self) -> list[int]:
