@@ -250,24 +250,9 @@ def _write(cuts: list[Cut]) -> None:
         model._default_manager.bulk_create(objs)
 
 
-def load(table_id: int) -> TableRun | None:
-    """A table's run from the database, everything a command reads loaded (thread)."""
-    table = rowsql.get_row(Table, table_id)
-    if table is None:
-        return None
-    if table.current_hand_id is not None:
-        table.current_hand = rowsql.get_row(Hand, table.current_hand_id, HAND_DEFER)
-    run = TableRun(table, timezone.now())
-    run._seat_rows_loaded = {s.number: s for s in Seat.objects.filter(table_id=table_id)}
-    seated = [s.player_id for s in run.seats if s is not None]
-    if seated:
-        run.player(seated[0])  # every seated player, with owners, in one query
-        run.house_strategy(seated[0])
-    return run
-
-
 def load_many(table_ids: list[int]) -> list[TableRun]:
-    """:func:`load` for many tables in five queries (a takeover, thread)."""
+    """Tables from the database, everything a command reads loaded: five queries
+    however many (thread)."""
     tables = list(Table.objects.filter(pk__in=table_ids))
     hands = Hand.objects.defer(*HAND_DEFER).in_bulk(
         [t.current_hand_id for t in tables if t.current_hand_id is not None])
@@ -312,6 +297,8 @@ class Host:
         self.generation: collections.Counter[int] = collections.Counter()  # such transactions
         self.taking: collections.Counter[int] = collections.Counter()  # being loaded
         self.admitted: set[int] = set()  # tables whose first seat was admitted
+        self.loading: dict[int, asyncio.Future[TableRun | None]] = {}
+        self.loader_task: asyncio.Task[None] | None = None
         self.ids = itertools.count(1)
         self.lag = 0.0  # the event loop's recent lateness (s)
         self.load = 0.0  # the same, smoothed
@@ -462,7 +449,7 @@ class Host:
             generation = self.generation[table_id]
             self.taking[table_id] += 1  # (its lease is renewed while it loads)
             try:
-                run = await self.db(load, table_id)
+                run = await self.fetch(table_id)
             finally:
                 self.taking[table_id] -= 1
                 if not self.taking[table_id]:
@@ -1024,6 +1011,29 @@ class Host:
                 await self.adopt()
             except Exception:
                 log.warning("adopting tables failed", exc_info=True)
+
+    async def fetch(self, table_id: int) -> TableRun | None:
+        """The table from the database; loads asked for at the same moment (a
+        thousand reconnecting clients, a takeover) share one :func:`load_many`."""
+        future = self.loading.get(table_id)
+        if future is None:
+            future = self.loading[table_id] = asyncio.get_running_loop().create_future()
+            if self.loader_task is None or self.loader_task.done():
+                self.loader_task = asyncio.get_running_loop().create_task(self._load_batches())
+        return await asyncio.shield(future)
+
+    async def _load_batches(self) -> None:
+        await asyncio.sleep(0.002)  # (let the others that come at once join)
+        while self.loading:
+            batch, self.loading = self.loading, {}
+            try:
+                runs = {run.table.pk: run for run in await self.db(load_many, list(batch))}
+            except Exception as error:
+                for future in batch.values():
+                    future.set_exception(error)
+                continue
+            for table_id, future in batch.items():
+                future.set_result(runs.get(table_id))
 
     def unload_idle(self) -> None:
         """Forget tables nobody sits at or watches here (memory; their lease goes)."""
