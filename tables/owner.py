@@ -66,10 +66,18 @@ from .runtime import HAND_DEFER, RUNTIME_FIELDS, NeedsTransaction, TableRun
 
 log = logging.getLogger(__name__)
 Json = dict[str, Any]
-HAND_FIELDS = ("events", "calls", "hidden", "policies", "ended_at", "record")
 RECHECK_SECONDS = 1.0  # every connection's credential is checked this often
 FAST = ("act",)  # commands applied on the live copy; the rest run in a transaction
 BUSY = "The server is at capacity: no new tables or seats now; try again shortly."
+
+
+def _prefix() -> str:
+    """The key prefix in Redis (read at each use: tests give each run its own)."""
+    return os.environ.get("CHANNELS_PREFIX", "poker")
+
+
+def _redis_url() -> str:
+    return getattr(settings, "REDIS_URL", "") or os.environ.get("REDIS_URL", "")
 
 
 def enabled() -> bool:
@@ -382,7 +390,7 @@ class Host:
 
     # -- ownership
     def lease_key(self, table_id: int) -> str:
-        return f"{os.environ.get('CHANNELS_PREFIX', 'poker')}:owner:{table_id}"
+        return f"{_prefix()}:owner:{table_id}"
 
     async def owner_of(self, table_id: int) -> str | None:
         if self.redis is None:
@@ -695,7 +703,7 @@ class Host:
 
     # -- fan-out: to this process's connections directly, to the others through Redis
     def relay_key(self, table_id: int) -> str:
-        return f"{os.environ.get('CHANNELS_PREFIX', 'poker')}:relay:{table_id}"
+        return f"{_prefix()}:relay:{table_id}"
 
     def attach(self, table_id: int, consumer: Any, groups: list[str]) -> None:
         """A connection of this process watches the table (instead of joining its
@@ -970,7 +978,7 @@ class Host:
     def _renew(self, loop: asyncio.AbstractEventLoop, stop: threading.Event) -> None:
         import redis
 
-        url = getattr(settings, "REDIS_URL", "") or os.environ.get("REDIS_URL", "")
+        url = _redis_url()
         client = redis.Redis.from_url(url)
         ms = int(conf("OWNER_LEASE_SECONDS", 2.0) * 1000)
         while not stop.wait(ms / 4000):  # four renewals per lease
@@ -999,7 +1007,7 @@ class Host:
                 self.evict(live)
 
     def hosts_key(self) -> str:
-        return f"{os.environ.get('CHANNELS_PREFIX', 'poker')}:owner:hosts"
+        return f"{_prefix()}:owner:hosts"
 
     async def _adopt_loop(self) -> None:
         """Take over running tables that nobody owns (their owner died, or nobody has
@@ -1112,14 +1120,14 @@ def route(table_id: int) -> Json:
     its owner's address if a process owns it, else the process that the rule
     ``table id mod processes`` (over the processes' addresses in order) gives, which
     takes it with the first connection. ``None`` where no address is known."""
-    url = getattr(settings, "REDIS_URL", "") or os.environ.get("REDIS_URL", "")
+    url = _redis_url()
     answer: Json = {"table": table_id, "owner": None, "by_rule": None, "processes": 0,
                     "path": f"/ws/tables/{table_id}/"}
     if not enabled() or not url:
         return answer
     import redis
 
-    prefix = os.environ.get("CHANNELS_PREFIX", "poker")
+    prefix = _prefix()
     client = redis.Redis.from_url(url)
     try:
         owner = client.get(f"{prefix}:owner:{table_id}")
@@ -1154,7 +1162,7 @@ def table_of(group: str) -> int | None:
 
 
 def _redis_client() -> Any:
-    url = getattr(settings, "REDIS_URL", "") or os.environ.get("REDIS_URL", "")
+    url = _redis_url()
     if not url:
         return None
     import redis.asyncio as aioredis
@@ -1169,7 +1177,7 @@ def relay_sync(batch: fanout.Batch) -> bool:
     """:func:`tables.fanout.publish` outside an event loop (a REST command): the table
     messages to every process's connections through the relay. False: nothing to do
     here (no Redis), publish as usual."""
-    url = getattr(settings, "REDIS_URL", "") or os.environ.get("REDIS_URL", "")
+    url = _redis_url()
     if not url:
         return False
     import redis
@@ -1184,7 +1192,7 @@ def relay_sync(batch: fanout.Batch) -> bool:
         else:
             tables.setdefault(table_id, []).append((group, fanout.layer_message(group,
                                                                                  message)))
-    prefix = os.environ.get("CHANNELS_PREFIX", "poker")
+    prefix = _prefix()
     try:
         for table_id, messages in tables.items():
             client.publish(f"{prefix}:relay:{table_id}", relay_payload("", messages))
