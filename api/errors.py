@@ -28,6 +28,7 @@ TABLE_STATUS = {
     "malformed_message": 400, "unknown_type": 400, "bad_action": 400, "bad_amount": 400,
     "bad_seat": 400, "bad_settings": 400, "bad_name": 400, "unexpected_amount": 400,
     "seat_required": 400, "rate_limited": 429, "invalid_text": 400,
+    "server_busy": 503, "unavailable": 503,
 }
 ACCOUNTS_STATUS = {"not_allowed": 403, "invalid_name": 400, "invalid_amount": 400,
                    "invalid_text": 400}

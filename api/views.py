@@ -34,7 +34,7 @@ from engine.registry import GAMES
 from research import selectors as research_selectors
 from research import services as research_services
 from research.models import MatchRun
-from tables import selectors, services
+from tables import owner, selectors, services
 from tables.errors import TableError
 from tables.models import Hand, Seat, Table, TableStatus
 
@@ -391,8 +391,6 @@ class TableRouteView(ApiView):
         "serves any table. Without live tables both are `null`.",
         responses={200: OpenApiTypes.OBJECT, **errors(404)}, tags=["tables"])
     def get(self, request: Request, table_id: int) -> Response:
-        from tables import owner
-
         if not Table.objects.filter(pk=table_id).exists():
             raise TableError("table_not_found", f"There is no table {table_id}.")
         return Response(owner.route(table_id))
@@ -470,11 +468,14 @@ class CommandsView(ApiView):
         from .errors import TABLE_STATUS
 
         try:
-            result = services.execute(table_id=table_id, user=user, command=command, bot=bot)
+            version = owner.command_sync(table_id, user, bot, command)  # live tables
+            if version is None:
+                version = services.execute(table_id=table_id, user=user, command=command,
+                                           bot=bot).version
         except TableError as error:
             return Response(error_body(error.code, error.message),
                             status=TABLE_STATUS.get(error.code, status.HTTP_409_CONFLICT))
-        return Response({"table": result.table_id, "version": result.version})
+        return Response({"table": table_id, "version": version})
 
 
 # --------------------------------------------------------------- hands

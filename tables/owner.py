@@ -51,6 +51,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections, connection, models, transaction
@@ -447,6 +448,7 @@ class Host:
             owner = await self.owner_of(table_id)
             if owner is not None and owner != self.channel:
                 return None
+            orphan = owner is None  # its owner died, or nobody played it since a start
             if admit and self.late():  # (the cap counts tables played, not watched)
                 self.stats["refused"] += 1
                 raise TableError("server_busy", BUSY)
@@ -470,7 +472,11 @@ class Host:
             await self._release(table_id)
             raise TableError("table_not_found", f"There is no table {table_id}.")
         live = self.lives[table_id] = Live(self, run)
-        live.schedule()
+        if orphan and (run.table.deadline is not None or run.table.bot_due is not None):
+            self.resume(live)  # (a reconnecting client came before the takeover loop)
+            self.stats["adopted"] += 1
+        else:
+            live.schedule()
         self.stats["loaded"] += 1
         return live
 
@@ -875,11 +881,12 @@ class Host:
                 "type": "owner.command", "rid": rid, "reply": self.channel,
                 "table": table_id, "user": user.pk, "bot": bot.pk if bot else None,
                 "command": command})
-            # A busy owner answers late, a dead one never: wait while its lease holds.
+            # A busy owner answers late, a dead one never: wait while its lease holds
+            # (looked at four times per lease: a takeover goes on at once).
             while True:
                 try:
                     return await asyncio.wait_for(asyncio.shield(future),
-                                                  conf("OWNER_LEASE_SECONDS", 2.0))
+                                                  conf("OWNER_LEASE_SECONDS", 2.0) / 4)
                 except TimeoutError:
                     if await self.owner_of(table_id) != owner:
                         return {"moved": True}  # it died (its lease ran out): again
@@ -1110,6 +1117,8 @@ class Host:
             log.exception("resuming table %s failed", live.table_id)
             self.evict(live)
             return
+        # (finish() sent everybody the fresh version; the player to act gets the turn
+        # again, with its new deadline)
         live.outbox.append([(g, m) for g, m in fanout.build_batch(run, new_turn=True)
                             if m["type"] == "your_turn"])
         live.schedule()
@@ -1251,6 +1260,24 @@ def _one_table(job: Callable[..., int]) -> Callable[..., int]:
                 return 0
             return int(services.house_move(run))
     return run
+
+
+def command_sync(table_id: int, user: Any, bot: Player | None, command: Json) -> int | None:
+    """A command from a synchronous view (the REST API) run like a websocket's: at the
+    table's owner, through this process's host on the server's event loop (so that a
+    bot playing over HTTP never changes a table behind its owner's live copy). The new
+    version; ``None`` where no server event loop runs this thread's requests (the
+    caller then runs it in a transaction of its own)."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if (not enabled() or loop is None or not loop.is_running()
+            or getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid()):
+        return None
+
+    async def run() -> int:
+        await host().start()
+        return await host().command(table_id, user, bot, command)
+
+    return int(async_to_sync(run)())
 
 
 _host: Host | None = None

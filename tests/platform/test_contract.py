@@ -115,6 +115,13 @@ def assert_no_leak(client: Client, may_see: set[int] | None) -> int:
     return checked
 
 
+def _stuck(game: Any, row: Table, left: dict[int, int]) -> str:
+    state = game.load(row.state)
+    return (f"status={row.status} version={row.version} to_act={row.to_act_seat} "
+            f"deadline={row.deadline} bot_due={row.bot_due} seats={game.seats(state)} "
+            f"left={left} game_status={game.status(state)}")
+
+
 async def drain(clients: list[Client]) -> None:
     for client in clients:
         await client.drain(0.01)
@@ -200,6 +207,11 @@ async def test_random_play_through_the_websocket(key: str) -> None:
                 await client.send({"type": "act", "hand": yt["hand"], "version": yt["version"],
                                    "action": random_move(yt["moves"], rng)})
         free = game.seats(game.load(row.state))
+        for seat, info in enumerate(free[:n]):  # busted: leave, and buy in again below
+            if (game.info.economy and seat not in left and info is not None
+                    and info.chips == 0 and info.status == "sitting_out"):
+                await clients[seat].send({"type": "leave"})
+                left[seat] = step
         for seat, since in list(left.items()):  # come back a little later, once the seat
             if step - since > 5 and free[seat] is None:  # is free (a game may free it only
                 # when its round ends: Tuppi plays a leaver's cards until then)
@@ -219,7 +231,7 @@ async def test_random_play_through_the_websocket(key: str) -> None:
         row = await database_sync_to_async(Table.objects.get)(pk=table.pk)
         assert game.dump(game.load(row.state)) == row.state
     else:
-        pytest.fail("the rounds did not finish")
+        pytest.fail(f"the rounds did not finish: {_stuck(game, row, left)}")
 
     for client in clients:  # everyone leaves: cashed out
         await client.send({"type": "leave"})

@@ -95,6 +95,11 @@ async def test_actions_are_applied_in_memory_and_committed_together(
     settings.TABLES = {**settings.TABLES, "OWNER_COMMIT_MS": 300}  # one window for all
     tables = await sync(tables_with_players)(3, alice, bob)
     async with running(owner.Host()) as host:
+        # Loaded first: a hand nobody owned is resumed (a fresh version, committed).
+        lives = [await host.live(t.pk) for t in tables]
+        await asyncio.gather(*[host.committed(live) for live in lives if live is not None])
+        assert host.stats["adopted"] == 3
+        commits = host.stats["commits"]
         watcher = Watcher()
         host.attach(tables[0].pk, watcher, [f"table.{tables[0].pk}"])
         commands = [await sync(act_command)(t.pk) for t in tables]
@@ -107,8 +112,7 @@ async def test_actions_are_applied_in_memory_and_committed_together(
         # and one group commit wrote all three tables.
         after = [await sync(lambda t=t: Table.objects.get(pk=t.pk).version)() for t in tables]
         assert versions == after == [v + 1 for v in before]
-        assert host.stats["fast"] == 3 and host.stats["commits"] == 1
-        assert host.stats["committed_tables"] == 3
+        assert host.stats["fast"] == 3 and host.stats["commits"] == commits + 1
         # The owner's own connection got the event, and no hidden card in it.
         assert any(f'"version":{versions[0]}' in text for text in watcher.texts)
         assert not any('"cards":"' in t and '"HoleCardsDealt"' in t and '??' not in t
@@ -128,6 +132,7 @@ async def test_a_change_behind_the_owners_back_refuses_its_command(alice: Any,
     async with running(owner.Host()) as host:
         live = await host.live(table.pk)
         assert live is not None
+        await host.committed(live)  # (resumed: nobody owned it)
         command = await sync(act_command)(table.pk)
         user = await sync(whose_turn)(table.pk, alice, bob)
         # Another process acts in a transaction of its own (the owner does not know).
@@ -247,3 +252,41 @@ async def test_route_names_the_owning_process(alice: Any, bob: Any, client: Any)
         assert answer["by_rule"] is not None and answer["processes"] >= 1
         missing = await sync(lambda: client.get("/api/v1/tables/999999/route/"))()
         assert missing.status_code == 404
+
+
+async def test_a_rest_command_runs_at_the_owner(alice: Any, bob: Any) -> None:
+    """A command over HTTP, served (as under Daphne) in a thread of the server's event
+    loop, goes through this process's host: applied on the live copy, no conflict for
+    the next websocket command."""
+    from asgiref.sync import sync_to_async
+    from rest_framework.test import APIClient
+
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    host = owner.host()
+    try:
+        async with running(host):
+            assert await host.live(table.pk) is not None
+            command = await sync(act_command)(table.pk)
+            user = await sync(whose_turn)(table.pk, alice, bob)
+            before = host.lives[table.pk].run.table.version
+
+            def post(body: dict[str, Any]) -> Any:
+                client = APIClient()
+                client.force_authenticate(user)
+                return client.post(f"/api/v1/tables/{table.pk}/commands/", body,
+                                   format="json")
+
+            response = await sync_to_async(post)(command)
+            assert response.status_code == 200, response.json()
+            assert response.json()["version"] == before + 1
+            assert host.stats["fast"] == 1 and host.stats["classic"] == 0
+            assert host.lives[table.pk].run.table.version == before + 1
+            stale = await sync_to_async(post)(command)  # the same again: refused, no 500
+            assert stale.status_code == 409
+            assert stale.json()["error"]["code"] in ("stale_version", "not_your_turn")
+            following = await sync(act_command)(table.pk)
+            other = await sync(whose_turn)(table.pk, alice, bob)
+            assert await host.command(table.pk, other, None, following) == before + 2
+    finally:
+        owner.reset()
+    await sync(assert_chips_conserved)()
