@@ -179,7 +179,8 @@ def inject(args: argparse.Namespace, window_times: Any, window_start: float) -> 
     print(f"fault: {'SIGKILL pid ' + str(pid) if not why else 'no kill: ' + why} "
           f"(port {args.kill_port}) at {at - window_start:.1f} s of the window", flush=True)
     return {"kill_port": args.kill_port, "killed_pid": None if why else pid,
-            "killed_at_s": round(at - window_start, 2), "kill_error": why or None}
+            "killed_at_s": round(at - window_start, 2), "killed_at_epoch": round(at, 3),
+            "kill_error": why or None}
 
 
 def merge(parts: list[Stats]) -> Stats:

@@ -225,19 +225,23 @@ def write_cuts(cuts: list[Cut]) -> None:
 
 def _write(cuts: list[Cut]) -> None:
     sql, columns = rowsql._update_sql(Table, RUNTIME_FIELDS)
-    sql += " AND version = %s"
+    sql += " AND version = %s RETURNING id"
     rows = [[f.get_db_prep_save(getattr(c.table, f.attname), connection) for f in columns]
             + [c.table.pk, c.expected] for c in cuts]
     with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
-        if cursor.rowcount != len(rows):
-            expected = {c.table.pk: c.expected for c in cuts}
+        raw = cursor.cursor  # (psycopg: a result per row, the ids actually written)
+        raw.executemany(sql, rows, returning=True)
+        written: set[int] = set()
+        while True:
+            written.update(pk for (pk,) in raw.fetchall())
+            if not raw.nextset():
+                break
+        missed = [c.table.pk for c in cuts if c.table.pk not in written]
+        if missed:  # another writer moved these versions meanwhile (or they are gone)
             cursor.execute("SELECT id, version FROM tables_table WHERE id = ANY(%s)",
-                           [list(expected)])
-            written = {c.table.pk: c.table.version for c in cuts}
-            moved = {pk: version for pk, version in cursor.fetchall()
-                     if version not in (expected[pk], written[pk])}
-            raise Conflict(moved or {pk: -1 for pk in expected})
+                           [missed])
+            found = dict(cursor.fetchall())
+            raise Conflict({pk: found.get(pk, -1) for pk in missed})
     hands = [h for c in cuts for h in c.hands]
     if hands:
         Hand.objects.bulk_create(hands)
@@ -346,7 +350,8 @@ class Host:
         self.redis = _redis_client()
         loop = asyncio.get_running_loop()
         for job in (self._commit_loop, self._receive_loop, self._lease_loop, self._lag_loop,
-                    self._adopt_loop, self._relay_loop, self._credential_loop):
+                    self._adopt_loop, self._relay_loop, self._credential_loop,
+                    self._sweep_loop):
             self.tasks.append(loop.create_task(job()))
         await self._refill_ids()
 
@@ -1016,6 +1021,36 @@ class Host:
     def hosts_key(self) -> str:
         return f"{_prefix()}:owner:hosts"
 
+    async def _sweep_loop(self) -> None:
+        """The presence sweep of the tables this process owns, once a second (the
+        worker leaves them alone, :func:`owned_sync`): through :meth:`classic`, so
+        that it never changes a table behind its live copy."""
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                await self.sweep()
+            except Exception:
+                log.warning("the presence sweep failed", exc_info=True)
+
+    async def sweep(self, now: Any = None) -> int:
+        """Drop this process's tables' silent connections, stand up their players
+        disconnected past the grace period (:func:`tables.services.sweep_presence`)."""
+        ids = sorted(self.lives)
+        if not ids:
+            return 0
+        now = now or timezone.now()
+        silent, expired = await self.db(services.presence_due, now, ids)
+        count = 0
+        for table_id, channel_name in silent:
+            log.info("sweeping silent connection %s", channel_name)
+            await self.presence(table_id, services.disconnect, channel_name=channel_name,
+                                now=now, silent_since=services.silent_before(now))
+            count += 1
+        for table_id, number in expired:
+            count += bool(await self.classic(table_id, services.stand_up_disconnected,
+                                             table_id=table_id, number=number, now=now))
+        return count
+
     async def _adopt_loop(self) -> None:
         """Take over running tables that nobody owns (their owner died, or nobody has
         connected since the server started), twice a second."""
@@ -1230,6 +1265,22 @@ RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
+
+
+def owned_sync(table_ids: list[int]) -> set[int]:
+    """Of ``table_ids``, those a live process owns now (the worker's presence sweep
+    leaves them to it, :meth:`Host.sweep`)."""
+    url = _redis_url()
+    if not url or not table_ids:
+        return set()
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        leases = client.mget([f"{_prefix()}:owner:{t}" for t in table_ids])
+    finally:
+        client.close()
+    return {t for t, lease in zip(table_ids, leases, strict=True) if lease}
 
 
 def _running_tables() -> list[int]:

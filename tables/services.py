@@ -22,6 +22,7 @@ import contextlib
 import logging
 import os
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -634,32 +635,61 @@ def disconnect(*, channel_name: str, now: datetime | None = None,
         return changed
 
 
-def sweep_presence(now: datetime | None = None) -> int:
-    """Drop silent connections; stand up players disconnected longer than the grace period."""
+def presence_due(now: datetime, table_ids: list[int] | None = None
+                 ) -> tuple[list[tuple[int, str]], list[tuple[int, int]]]:
+    """What the presence sweep has to do (at ``table_ids`` only, if given): the silent
+    connections (table, channel name) and the seats disconnected longer than the grace
+    period (table, seat number), a thousand of each at most."""
+    connections = Connection.objects.filter(last_seen__lt=silent_before(now))
+    seats = Seat.objects.filter(
+        disconnected_at__lt=now - timedelta(seconds=conf("SEAT_GRACE_SECONDS")))
+    if table_ids is not None:
+        connections = connections.filter(table_id__in=table_ids)
+        seats = seats.filter(table_id__in=table_ids)
+    return (list(connections.values_list("table_id", "channel_name")[:1000]),
+            list(seats.values_list("table_id", "number")[:1000]))
+
+
+def silent_before(now: datetime) -> datetime:
+    return now - timedelta(seconds=conf("PRESENCE_TIMEOUT"))
+
+
+def sweep_presence(now: datetime | None = None, *,
+                   owned: Callable[[list[int]], set[int]] | None = None) -> int:
+    """Drop silent connections; stand up players disconnected longer than the grace
+    period. ``owned``: of some table ids, those whose live owner sweeps them itself
+    (:meth:`tables.owner.Host.sweep`), left alone here."""
     now = now or timezone.now()
+    silent, expired = presence_due(now)
+    if owned is not None and (silent or expired):
+        mine = owned(sorted({t for t, _ in silent} | {t for t, _ in expired}))
+        silent = [(t, c) for t, c in silent if t not in mine]
+        expired = [(t, n) for t, n in expired if t not in mine]
     count = 0
-    silent = now - timedelta(seconds=conf("PRESENCE_TIMEOUT"))
-    for channel_name in list(Connection.objects.filter(last_seen__lt=silent)
-                             .values_list("channel_name", flat=True)[:1000]):
+    for _table_id, channel_name in silent:
         log.info("sweeping silent connection %s", channel_name)
-        disconnect(channel_name=channel_name, now=now, silent_since=silent)
+        disconnect(channel_name=channel_name, now=now, silent_since=silent_before(now))
         count += 1
-    expired = now - timedelta(seconds=conf("SEAT_GRACE_SECONDS"))
-    for table_id, number in list(Seat.objects.filter(disconnected_at__lt=expired)
-                                 .values_list("table_id", "number")[:1000]):
-        with locked_table(table_id, skip_locked=True, now=now) as run:
-            if run is None:
-                continue
-            row = run.seat_row(number)
-            occupant = run.seats[number]
-            if (row is None or row.disconnected_at is None or row.disconnected_at >= expired
-                    or occupant is None or occupant.leaving):
-                continue
-            run.note({"type": "PlayerStoodUp", "player": number, "reason": "disconnected"})
-            run.engine(run.game.unseat, number)
-            run.finish()
-            count += 1
+    for table_id, number in expired:
+        count += stand_up_disconnected(table_id=table_id, number=number, now=now)
     return count
+
+
+def stand_up_disconnected(*, table_id: int, number: int, now: datetime) -> bool:
+    """Stand up the player of seat ``number`` if still disconnected past the grace period."""
+    expired = now - timedelta(seconds=conf("SEAT_GRACE_SECONDS"))
+    with locked_table(table_id, skip_locked=True, now=now) as run:
+        if run is None:
+            return False
+        row = run.seat_row(number)
+        occupant = run.seats[number]
+        if (row is None or row.disconnected_at is None or row.disconnected_at >= expired
+                or occupant is None or occupant.leaving):
+            return False
+        run.note({"type": "PlayerStoodUp", "player": number, "reason": "disconnected"})
+        run.engine(run.game.unseat, number)
+        run.finish()
+        return True
 
 
 # -------------------------------------------------------- background work

@@ -37,7 +37,7 @@ from django.db.utils import InterfaceError, OperationalError
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from . import fanout, house, services
+from . import fanout, house, owner, services
 
 log = logging.getLogger(__name__)
 HOUSEKEEPING_SECONDS = 1.0
@@ -71,7 +71,10 @@ def housekeeping(now: datetime | None = None, send: Sender | None = None, *,
     changed = 0
     if not paused:
         with fanout.collecting(send) if send else contextlib.nullcontext():
-            changed = services.sweep_presence(now) + services.close_abandoned_tables(now)
+            # (with live tables, their owners sweep theirs: tables.owner.Host.sweep)
+            owned = owner.owned_sync if owner.enabled() else None
+            changed = (services.sweep_presence(now, owned=owned)
+                       + services.close_abandoned_tables(now))
         house.sync()  # house-bot instances: rounds that ended, bots that left their seat
     for path in settings.TABLES.get("WORKER_HOOKS", ()):
         import_string(path)()

@@ -290,3 +290,36 @@ async def test_a_rest_command_runs_at_the_owner(alice: Any, bob: Any) -> None:
     finally:
         owner.reset()
     await sync(assert_chips_conserved)()
+
+
+async def test_the_owner_sweeps_the_presence_of_its_tables(alice: Any, bob: Any) -> None:
+    """A silent connection at a live table is dropped by its owner (through a
+    transaction of its own, the live copy loaded again), not by the worker's sweep
+    behind the owner's back."""
+    from tables.models import Connection, Seat
+
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    async with running(owner.Host()) as host:
+        live = await host.live(table.pk)
+        assert live is not None
+        await host.committed(live)
+        await sync(services.connect)(table_id=table.pk, channel_name="gone.1", user=alice)
+        await sync(lambda: Connection.objects.filter(channel_name="gone.1").update(
+            last_seen=timezone.now() - timedelta(hours=1)))()
+        before = await sync(lambda: Table.objects.get(pk=table.pk).version)()
+        assert await sync(services.sweep_presence)(owned=owner.owned_sync) == 0  # not its
+        assert await sync(Connection.objects.filter(channel_name="gone.1").exists)()
+        assert await host.sweep() == 1
+        assert not await sync(Connection.objects.filter(channel_name="gone.1").exists)()
+        assert await sync(lambda: Seat.objects.get(table=table, number=0).disconnected_at)()
+        moved = await sync(lambda: Table.objects.get(pk=table.pk).version)()
+        assert moved > before
+        for _ in range(50):  # loaded again, from the database
+            if table.pk in host.lives:
+                break
+            await asyncio.sleep(0.02)
+        assert host.lives[table.pk].run.table.version == moved and host.stats["conflicts"] == 0
+        command = await sync(act_command)(table.pk)
+        user = await sync(whose_turn)(table.pk, alice, bob)
+        assert await host.command(table.pk, user, None, command) == moved + 1
+    await sync(assert_chips_conserved)()
