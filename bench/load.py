@@ -62,7 +62,7 @@ elif Path(sys.prefix).resolve() != (ROOT / ".venv").resolve():
     os.execv(PYTHON, [str(PYTHON), *sys.argv])
 
 from load_clients import Stats, run_slice  # noqa: E402
-from load_faults import find_daphne, kill  # noqa: E402
+from load_faults import LeaseWatch, find_daphne, kill  # noqa: E402
 from load_procs import Sampler, server_pids  # noqa: E402
 
 # A 127.0.0.1 server is all this tool ever connects to.
@@ -167,15 +167,20 @@ def _seconds(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
 
-def inject(args: argparse.Namespace, window_times: Any, window_start: float) -> dict[str, Any]:
+def inject(args: argparse.Namespace, window_times: Any, window_start: float,
+           leases: LeaseWatch | None) -> dict[str, Any]:
     """SIGKILL the Daphne of --kill-port; the clients learn the time from window_times."""
     pid, why = find_daphne(args.kill_port, Path(args.scaleout_dir))
+    if pid is not None and leases is not None:
+        leases.before_kill(pid)
     at = time.time()
     if pid is not None:
         window_times[3] = at  # before the signal: a client sees it before its socket drops
         why = kill(pid)
         if why:
             window_times[3] = 0.0
+        elif leases is not None:
+            leases.after_kill(at)
     print(f"fault: {'SIGKILL pid ' + str(pid) if not why else 'no kill: ' + why} "
           f"(port {args.kill_port}) at {at - window_start:.1f} s of the window", flush=True)
     return {"kill_port": args.kill_port, "killed_pid": None if why else pid,
@@ -260,13 +265,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     time.sleep(1.0)
     sampler.sample(time.time())
     fault: dict[str, Any] = {}
+    leases = (LeaseWatch(env["REDIS_URL"], env.get("CHANNELS_PREFIX", "poker"),
+                         [t["id"] for t in setup["tables"]])
+              if args.kill_port is not None and env.get("REDIS_URL") else None)
     while time.time() < window_start + args.duration:
         wake = min(5.0, max(0.1, window_start + args.duration - time.time()))
         if kill_at and not fault:
             wake = min(wake, max(0.0, kill_at - time.time()))
         time.sleep(wake)
         if kill_at and not fault and time.time() >= kill_at:
-            fault = inject(args, window_times, window_start)
+            fault = inject(args, window_times, window_start, leases)
         sampler.sample(time.time())
     load_after = os.getloadavg()
     parts = [results.get(timeout=120) for _ in procs]
@@ -302,6 +310,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "not_resynced": stats.not_resynced, "retransmits": stats.retransmits,
             "snapshot_requests": stats.resync_requests,
             "fault_errors": dict(stats.fault_errors)})
+        if leases is not None and fault.get("killed_pid"):
+            fault.update(leases.report())
     return {
         "config": {"tables": args.tables, "seats": args.seats, "duration_s": args.duration,
                    "pace": args.pace, "ports": ports, "generator_processes": args.procs,
@@ -429,6 +439,9 @@ def _render_fault(cfg: dict[str, Any], fa: dict[str, Any] | None) -> str:
         f"{fa['killed_at_s']} s; {fa['tables_affected']} tables affected: takeover max "
         f"{fa['takeover_max_s']} s, p99 {fa['takeover_p99_s']} s, p50 {fa['takeover_p50_s']} s, "
         f"{fa['no_event_after_kill']} with no event after it {fa['no_event_tables'] or ''}",
+        *([f"  leases (server side): {fa['leases_taken']} of {fa['leases_affected']} taken "
+           f"over, p50 {fa['lease_takeover_p50_s']} s, max {fa['lease_takeover_max_s']} s "
+           "after the kill"] if "leases_affected" in fa else []),
         f"  clients dropped {fa['dropped']}, resynced {fa['resynced']}, not resynced "
         f"{fa['not_resynced']}; acts re-sent {fa['retransmits']}, snapshots asked "
         f"{fa['snapshot_requests']}; fault errors {fa['fault_errors'] or 'none'}"])

@@ -14,6 +14,8 @@ import os
 import re
 import signal
 import subprocess
+import threading
+import time
 from pathlib import Path
 
 LISTEN = "0A"  # TCP state in /proc/net/tcp
@@ -97,3 +99,53 @@ def kill(pid: int) -> str:
     except OSError as exc:
         return f"kill {pid}: {exc}"
     return ""
+
+
+class LeaseWatch:
+    """Server-side takeover times (live tables, docs/scale.md): which tables the
+    killed process owned (its ownership leases in Redis name its pid) and, polled
+    every 50 ms after the kill, when another process took each lease over — the
+    moment from which the new owner loads and resumes the table."""
+
+    def __init__(self, redis_url: str, prefix: str, table_ids: list[int]) -> None:
+        import redis
+
+        self.client = redis.Redis.from_url(redis_url)
+        self.keys = {t: f"{prefix}:owner:{t}" for t in table_ids}
+        self.affected: list[int] = []
+        self.taken: dict[int, float] = {}  # table -> seconds after the kill
+        self.thread: threading.Thread | None = None
+        self.stop = threading.Event()
+
+    def before_kill(self, pid: int) -> None:
+        ids = list(self.keys)
+        leases = self.client.mget([self.keys[t] for t in ids])
+        mark = f".{pid}."
+        self.affected = [t for t, lease in zip(ids, leases, strict=True)
+                         if lease and mark in lease.decode()]
+        self.mark = mark
+
+    def after_kill(self, killed_at: float, limit: float = 30.0) -> None:
+        def poll() -> None:
+            waiting = list(self.affected)
+            while waiting and not self.stop.is_set() and time.time() - killed_at < limit:
+                leases = self.client.mget([self.keys[t] for t in waiting])
+                now = time.time()
+                for table, lease in zip(list(waiting), leases, strict=True):
+                    if lease and self.mark not in lease.decode():
+                        self.taken[table] = round(now - killed_at, 3)
+                        waiting.remove(table)
+                time.sleep(0.05)
+        self.thread = threading.Thread(target=poll, daemon=True)
+        self.thread.start()
+
+    def report(self) -> dict[str, object]:
+        self.stop.set()
+        if self.thread is not None:
+            self.thread.join(timeout=5)
+        times = sorted(self.taken.values())
+
+        def at(q: float) -> float | None:
+            return times[min(len(times) - 1, int(q * len(times)))] if times else None
+        return {"leases_affected": len(self.affected), "leases_taken": len(times),
+                "lease_takeover_p50_s": at(0.5), "lease_takeover_max_s": at(1.0)}
