@@ -504,18 +504,24 @@ class Host:
             log.warning("reloading table %s failed", table_id, exc_info=True)
 
     async def presence(self, at_table: int, call: Callable[..., bool], **kwargs: Any) -> bool:
-        """A connection comes or goes (:func:`tables.services.connect`, ``disconnect``):
-        in its own transaction, which changes the table only when a player is sat out
-        or back; then the live copy is loaded again (elsewhere, the owner's next
-        commit finds the version moved and reloads)."""
+        """A connection comes or goes (:func:`tables.services.connect`, ``disconnect``).
+        The usual connection changes nothing and is registered beside the live copy;
+        otherwise in a transaction of its own, the table's commands and timers waiting
+        meanwhile, which changes the table only when a player is sat out or back (the
+        live copy is then loaded again). At a table owned elsewhere, the owner's next
+        commit finds the version moved and reloads."""
         from .consumers import db
 
-        live = self.lives.get(at_table)
-        if live is not None:
-            await self.settled(live)
-        changed = bool(await db(call, **kwargs))
-        live = self.lives.get(at_table)
-        if changed and live is not None:
+        if call is services.connect:
+            quiet = await db(call, only_quietly=True, **kwargs)
+            if quiet is not None:
+                return bool(quiet)
+        async with self.closing(at_table):
+            live = self.lives.get(at_table)
+            if live is not None:
+                await self.settled(live, closing=True)
+            changed = bool(await db(call, **kwargs))
+        if changed and live is not None and not live.dead:
             self.evict(live, reload=True)
         return changed
 
@@ -575,18 +581,23 @@ class Host:
         live.schedule()
         return version
 
-    async def settled(self, live: Live) -> Live | None:
+    async def settled(self, live: Live, *, closing: bool = False) -> Live | None:
         """Wait until nothing of the table is uncommitted, so that a command that fails
         half way (or needs a transaction) can drop the copy and lose nothing: the
-        database then holds exactly the state before it. The live copy, or ``None``."""
-        while not live.dead and (live.dirty or (live.landed is not None
-                                                and not live.landed.done())):
-            if live.dirty:
+        database then holds exactly the state before it; and (unless ``closing``:
+        the caller holds the table, :meth:`closing`) until no transaction of its own
+        runs for the table. The live copy, or ``None``."""
+        while not live.dead:
+            if not closing and live.table_id in self.closed:
+                await self.closed[live.table_id].wait()
+            elif live.dirty:
                 with contextlib.suppress(TableError):
                     await self.committed(live)
-            elif live.landed is not None:
+            elif live.landed is not None and not live.landed.done():
                 await asyncio.shield(live.landed)
-        return None if live.dead else live
+            else:
+                return live
+        return None
 
     async def committed(self, live: Live) -> None:
         """Wait until the live table's last change is committed and sent."""
@@ -596,29 +607,36 @@ class Host:
         live.waiters.append(waiter)
         await waiter
 
+    @contextlib.asynccontextmanager
+    async def closing(self, table_id: int) -> Any:
+        """Hold the table for a transaction of its own: its commands and timers wait
+        (and loads that began before it start again: what they read may be old)."""
+        while table_id in self.closed:
+            await self.closed[table_id].wait()
+        done = asyncio.Event()
+        self.closed[table_id] = done
+        self.generation[table_id] += 1
+        try:
+            yield
+        finally:
+            if self.closed.get(table_id) is done:
+                del self.closed[table_id]
+            done.set()
+
     async def classic(self, at_table: int, call: Callable[..., Any], **kwargs: Any) -> Any:
         """Run a service in its own transaction: first commit what this process holds
         for the table and drop its copy, which is loaded again afterwards (its timers
         run here). Commands for the table wait meanwhile."""
         from .consumers import db
 
-        while at_table in self.closed:
-            await self.closed[at_table].wait()
-        done = asyncio.Event()
-        self.closed[at_table] = done
-        self.generation[at_table] += 1
-        try:
+        async with self.closing(at_table):
             live = self.lives.get(at_table)
             if live is not None:
-                await self.settled(live)
+                await self.settled(live, closing=True)
                 if not live.dead:
                     self.evict(live, TableError("conflict", "The table changed meanwhile."))
             self.stats["classic"] += 1
             result = await db(call, **kwargs)
-        finally:
-            if self.closed.get(at_table) is done:
-                del self.closed[at_table]
-            done.set()
         if at_table not in self.lives:
             with contextlib.suppress(TableError):
                 await self.live(at_table, admit=False)

@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -542,11 +542,17 @@ def _check_connection_count(user: Any, bot: Player | None, channel_name: str) ->
 
 
 def connect(*, table_id: int, channel_name: str, user: Any, bot: Player | None = None,
-            now: datetime | None = None) -> bool:
+            now: datetime | None = None, only_quietly: bool = False) -> bool | None:
     """Register a live connection; a disconnected player who comes back plays on.
-    True if that changed the table."""
+    True if that changed the table. ``only_quietly``: only if it changes nothing at
+    the table, else ``None`` (nothing done)."""
     _check_user(user, bot)
     _check_connection_count(user, bot, channel_name)
+    if _connect_quietly(table_id=table_id, channel_name=channel_name, user=user, bot=bot,
+                        now=now or timezone.now()):
+        return False
+    if only_quietly:
+        return None
     with locked_table(table_id, now=now) as run:
         assert run is not None
         if run.table.status == TableStatus.CLOSED:
@@ -576,6 +582,37 @@ def connect(*, table_id: int, channel_name: str, user: Any, bot: Player | None =
         if changed:
             run.finish()
         return changed
+
+
+def _connect_quietly(*, table_id: int, channel_name: str, user: Any, bot: Player | None,
+                     now: datetime) -> bool:
+    """The usual connection, which changes nothing at the table (none of its players is
+    disconnected there), registered without loading the table: True if done; False
+    if :func:`connect` has to bring a player back (or the database is not PostgreSQL).
+
+    PostgreSQL only: ``FOR KEY SHARE`` on the table row waits for a transaction that
+    locked the table (a :func:`disconnect` deciding whether nobody controls a player
+    any more) and makes it wait for this one; a live table's group commit (tables.owner,
+    which locks no key) is not waited for."""
+    if connection.vendor != "postgresql":
+        return False
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT status FROM tables_table WHERE id = %s FOR KEY SHARE",
+                           [table_id])
+            row = cursor.fetchone()
+        if row is None:
+            raise TableError("table_not_found", f"There is no table {table_id}.")
+        if row[0] == TableStatus.CLOSED:
+            raise TableError("table_closed", "This table is closed.")
+        mine = Q(player_id=bot.pk) if bot is not None else Q(player__owner_id=user.pk)
+        if Seat.objects.filter(mine, table_id=table_id, disconnected_at__isnull=False).exists():
+            return False
+        Connection.objects.update_or_create(
+            channel_name=channel_name,
+            defaults={"table_id": table_id, "user": user, "bot": bot, "process": PROCESS,
+                      "last_seen": now})
+    return True
 
 
 def heartbeat(*, channel_name: str, now: datetime | None = None) -> bool:

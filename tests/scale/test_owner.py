@@ -323,3 +323,56 @@ async def test_the_owner_sweeps_the_presence_of_its_tables(alice: Any, bob: Any)
         user = await sync(whose_turn)(table.pk, alice, bob)
         assert await host.command(table.pk, user, None, command) == moved + 1
     await sync(assert_chips_conserved)()
+
+
+async def test_a_quiet_connection_waits_for_a_table_lock_not_for_a_group_commit(
+        alice: Any, bob: Any) -> None:
+    """A connection that changes nothing (none of its players is disconnected) is
+    registered under ``FOR KEY SHARE``: a group commit's ``UPDATE`` of the table row does
+    not hold it up; a transaction that locked the table (a disconnect deciding whether
+    a player is still controlled) does, so the two never miss each other."""
+    import threading
+
+    from django.db import connection, transaction
+
+    from tables.models import Connection
+    from tables.runtime import locked_table
+
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    release, held = threading.Event(), threading.Event()
+
+    def hold(how: str) -> None:
+        try:
+            with transaction.atomic():
+                if how == "commit":  # as a group commit does: no key is locked
+                    with connection.cursor() as cursor:
+                        cursor.execute("UPDATE tables_table SET version = version "
+                                       "WHERE id = %s", [table.pk])
+                    held.set()
+                    release.wait(10)
+                else:
+                    with locked_table(table.pk):
+                        held.set()
+                        release.wait(10)
+        finally:
+            connection.close()
+
+    def connect(name: str) -> Any:
+        try:
+            return services.connect(table_id=table.pk, channel_name=name, user=bob)
+        finally:
+            connection.close()
+
+    for how, waits in (("commit", False), ("lock", True)):
+        release.clear()
+        held.clear()
+        holder = threading.Thread(target=hold, args=(how,))
+        holder.start()
+        assert await asyncio.to_thread(held.wait, 5)
+        attempt = asyncio.ensure_future(asyncio.to_thread(connect, f"quiet.{how}"))
+        await asyncio.sleep(0.5)
+        assert attempt.done() is not waits, how
+        release.set()
+        assert await asyncio.wait_for(attempt, 10) is False  # nothing changed
+        await asyncio.to_thread(holder.join, 10)
+        assert await sync(Connection.objects.filter(channel_name=f"quiet.{how}").exists)()
