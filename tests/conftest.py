@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-# Two test processes (pytest-xdist) share the Redis server: each keeps its cache keys
-# (throttle counters, presence) and channel-layer names under a prefix of its own.
-# Read by the settings, which load after this file.
-if os.environ.get("PYTEST_XDIST_WORKER"):
-    os.environ["CHANNELS_PREFIX"] = (f"{os.environ.get('CHANNELS_PREFIX', 'poker')}-"
-                                     f"{os.environ['PYTEST_XDIST_WORKER']}")
+# Test processes (pytest-xdist workers) share the Redis server with each other and
+# with any server running on the machine: each keeps its cache keys (throttle
+# counters, presence), channel-layer names and ownership leases under a prefix of
+# its own, so that nothing a test sends (a revoked token's broadcast...) reaches
+# another's connections. Read by the settings, which load after this file.
+os.environ["CHANNELS_PREFIX"] = (f"{os.environ.get('CHANNELS_PREFIX', 'poker')}-test-"
+                                 f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}")
 
 if TYPE_CHECKING:  # Django models are imported lazily: tests/engine runs without Django.
     from pytest_django.fixtures import Settings as SettingsWrapper
