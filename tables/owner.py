@@ -1251,9 +1251,9 @@ def _redis_client() -> Any:
 
 
 def relay_sync(batch: fanout.Batch) -> bool:
-    """:func:`tables.fanout.publish` outside an event loop (the worker, a management
-    command, the admin): the table messages to every process's connections through
-    the relay. False: nothing to do here (no Redis), publish as usual."""
+    """:func:`tables.fanout.publish` outside an event loop (a REST command): the table
+    messages to every process's connections through the relay. False: nothing to do
+    here (no Redis), publish as usual."""
     client = _sync_redis()
     if client is None:
         return False
