@@ -81,40 +81,6 @@ def _redis_url() -> str:
     return getattr(settings, "REDIS_URL", "") or os.environ.get("REDIS_URL", "")
 
 
-def lease_key(table_id: int) -> str:
-    """The Redis key of a table's ownership lease (its value: the owner's channel)."""
-    return f"{_prefix()}:owner:{table_id}"
-
-
-def relay_key(table_id: int) -> str:
-    """The Redis channel other processes hear a table's events on."""
-    return f"{_prefix()}:relay:{table_id}"
-
-
-def hosts_key() -> str:
-    """The Redis sorted set of live processes (score: until when), ``:urls`` their
-    addresses."""
-    return f"{_prefix()}:owner:hosts"
-
-
-_sync_clients: dict[str, Any] = {}
-
-
-def _sync_redis() -> Any:
-    """A synchronous Redis client for code outside the event loop (views, the worker,
-    the lease thread): one per process and URL, its connections pooled and shared by
-    threads. ``None`` without Redis."""
-    url = _redis_url()
-    if not url:
-        return None
-    client = _sync_clients.get(url)
-    if client is None:
-        import redis
-
-        client = _sync_clients[url] = redis.Redis.from_url(url)
-    return client
-
-
 def enabled() -> bool:
     return bool(settings.TABLES.get("OWNERS")) and connection.vendor == "postgresql"
 
@@ -429,22 +395,25 @@ class Host:
             log.warning("reserving hand ids failed", exc_info=True)
 
     # -- ownership
+    def lease_key(self, table_id: int) -> str:
+        return f"{_prefix()}:owner:{table_id}"
+
     async def owner_of(self, table_id: int) -> str | None:
         if self.redis is None:
             return self.channel
-        value = await self.redis.get(lease_key(table_id))
+        value = await self.redis.get(self.lease_key(table_id))
         return value.decode() if value else None
 
     async def _take(self, table_id: int) -> bool:
         if self.redis is None:
             return True
         ms = int(conf("OWNER_LEASE_SECONDS", 2.0) * 1000)
-        lost = await self.redis.eval(RENEW, 1, lease_key(table_id), self.channel, ms)
+        lost = await self.redis.eval(RENEW, 1, self.lease_key(table_id), self.channel, ms)
         return not lost
 
     async def _release(self, table_id: int) -> None:
         if self.redis is not None:
-            await self.redis.eval(RELEASE, 1, lease_key(table_id), self.channel)
+            await self.redis.eval(RELEASE, 1, self.lease_key(table_id), self.channel)
 
     def late(self) -> bool:
         """Whether this process runs late: its event loop (smoothed) or its commits."""
@@ -507,11 +476,13 @@ class Host:
         if run is None:
             await self._release(table_id)
             raise TableError("table_not_found", f"There is no table {table_id}.")
-        self.stats["loaded"] += 1
-        if orphan and (run.table.deadline is not None or run.table.bot_due is not None):
-            return self._take_over(run)  # (a client came before the takeover loop)
         live = self.lives[table_id] = Live(self, run)
-        live.schedule()
+        if orphan and (run.table.deadline is not None or run.table.bot_due is not None):
+            self.resume(live)  # (a reconnecting client came before the takeover loop)
+            self.stats["adopted"] += 1
+        else:
+            live.schedule()
+        self.stats["loaded"] += 1
         return live
 
     def evict(self, live: Live, error: TableError | None = None, *,
@@ -760,6 +731,9 @@ class Host:
                 break
 
     # -- fan-out: to this process's connections directly, to the others through Redis
+    def relay_key(self, table_id: int) -> str:
+        return f"{_prefix()}:relay:{table_id}"
+
     def attach(self, table_id: int, consumer: Any, groups: list[str]) -> None:
         """A connection of this process watches the table (instead of joining its
         channel-layer groups): the owner's events reach it from here."""
@@ -778,14 +752,14 @@ class Host:
             if table_id in self.subscribed and self.pubsub is not None:
                 self.subscribed.discard(table_id)
                 asyncio.get_running_loop().create_task(
-                    self.pubsub.unsubscribe(relay_key(table_id)))
+                    self.pubsub.unsubscribe(self.relay_key(table_id)))
 
     async def _watch(self, table_id: int) -> None:
         """Listen to the table's relay; tell its owner (elsewhere) that someone does."""
         try:
             if table_id not in self.subscribed and self.pubsub is not None:
                 self.subscribed.add(table_id)
-                await self.pubsub.subscribe(relay_key(table_id))
+                await self.pubsub.subscribe(self.relay_key(table_id))
             owner = await self.owner_of(table_id)
             if owner is not None and owner != self.channel:
                 await get_channel_layer().send(owner, {"type": "owner.watch",
@@ -820,7 +794,7 @@ class Host:
         if self.redis is None:
             return None
         try:
-            return int(await self.redis.publish(relay_key(table_id), relay_payload(
+            return int(await self.redis.publish(self.relay_key(table_id), relay_payload(
                 self.channel, messages)))
         except Exception:
             log.warning("relaying table %s failed", table_id, exc_info=True)
@@ -895,7 +869,7 @@ class Host:
         if self.redis is None:
             return
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self.pubsub.subscribe(relay_key(0))
+        await self.pubsub.subscribe(self.relay_key(0))
         while True:
             try:
                 message = await self.pubsub.get_message(timeout=1.0)
@@ -1032,17 +1006,20 @@ class Host:
             stop.set()
 
     def _renew(self, loop: asyncio.AbstractEventLoop, stop: threading.Event) -> None:
-        client = _sync_redis()
+        import redis
+
+        url = _redis_url()
+        client = redis.Redis.from_url(url)
         ms = int(conf("OWNER_LEASE_SECONDS", 2.0) * 1000)
         while not stop.wait(ms / 4000):  # four renewals per lease
             try:
                 ids = sorted(set(list(self.lives) + list(self.taking) + list(self.closed)))
-                client.zadd(hosts_key(), {self.channel: time.time() + ms / 1000})
+                client.zadd(self.hosts_key(), {self.channel: time.time() + ms / 1000})
                 if self.url:
-                    client.hset(hosts_key() + ":urls", self.channel, self.url)
+                    client.hset(self.hosts_key() + ":urls", self.channel, self.url)
                 if not ids:
                     continue
-                lost = client.eval(RENEW, len(ids), *[lease_key(i) for i in ids],
+                lost = client.eval(RENEW, len(ids), *[self.lease_key(i) for i in ids],
                                    self.channel, ms)
                 if lost:
                     loop.call_soon_threadsafe(self._lost, [ids[int(i) - 1] for i in lost])
@@ -1050,6 +1027,7 @@ class Host:
                 continue
             except Exception:
                 log.warning("renewing table leases failed", exc_info=True)
+        client.close()
 
     def _lost(self, table_ids: list[int]) -> None:
         for table_id in table_ids:
@@ -1058,10 +1036,13 @@ class Host:
                 log.warning("lost the lease of table %s", table_id)
                 self.evict(live)
 
+    def hosts_key(self) -> str:
+        return f"{_prefix()}:owner:hosts"
+
     async def _sweep_loop(self) -> None:
         """The presence sweep of the tables this process owns, once a second (the
-        worker leaves them alone, :func:`owned_sync`): through :meth:`presence` and
-        :meth:`classic`, so that it never changes a table behind its live copy."""
+        worker leaves them alone, :func:`owned_sync`): through :meth:`classic`, so
+        that it never changes a table behind its live copy."""
         while True:
             await asyncio.sleep(1.0)
             try:
@@ -1140,12 +1121,12 @@ class Host:
         if not ids:
             return []
         if self.redis is not None:
-            owners = await self.redis.mget([lease_key(i) for i in ids])
+            owners = await self.redis.mget([self.lease_key(i) for i in ids])
             ids = [i for i, o in zip(ids, owners, strict=True) if o is None]
             if not ids:
                 return []
             ms = int(conf("OWNER_LEASE_SECONDS", 2.0) * 1000)
-            lost = await self.redis.eval(RENEW, len(ids), *[lease_key(i) for i in ids],
+            lost = await self.redis.eval(RENEW, len(ids), *[self.lease_key(i) for i in ids],
                                          self.channel, ms)
             taken = set(ids) - {ids[int(i) - 1] for i in lost}
             ids = [i for i in ids if i in taken]
@@ -1164,16 +1145,11 @@ class Host:
             if (table_id in self.lives or table_id in self.closed
                     or self.generation[table_id] != generations[table_id]):
                 continue  # loaded here meanwhile, or a transaction ran: what was read may be old
-            self._take_over(run)
+            live = self.lives[table_id] = Live(self, run)
+            self.resume(live)
+            self.stats["adopted"] += 1
             adopted.append(table_id)
         return adopted
-
-    def _take_over(self, run: TableRun) -> Live:
-        """Hold a table nobody owned, its hand resumed (:meth:`resume`)."""
-        live = self.lives[run.table.pk] = Live(self, run)
-        self.resume(live)
-        self.stats["adopted"] += 1
-        return live
 
     def resume(self, live: Live) -> None:
         """A table taken over: the turn gets its full time from now and everybody a
@@ -1206,14 +1182,23 @@ def route(table_id: int) -> Json:
     its owner's address if a process owns it, else the process that the rule
     ``table id mod processes`` (over the processes' addresses in order) gives, which
     takes it with the first connection. ``None`` where no address is known."""
+    url = _redis_url()
     answer: Json = {"table": table_id, "owner": None, "by_rule": None, "processes": 0,
                     "path": f"/ws/tables/{table_id}/"}
-    client = _sync_redis()
-    if not enabled() or client is None:
+    if not enabled() or not url:
         return answer
-    owner = client.get(lease_key(table_id))
-    hosts = {h.decode() for h in client.zrangebyscore(hosts_key(), time.time(), "+inf")}
-    urls = {k.decode(): v.decode() for k, v in client.hgetall(hosts_key() + ":urls").items()}
+    import redis
+
+    prefix = _prefix()
+    client = redis.Redis.from_url(url)
+    try:
+        owner = client.get(f"{prefix}:owner:{table_id}")
+        hosts = {h.decode() for h in client.zrangebyscore(f"{prefix}:owner:hosts",
+                                                          time.time(), "+inf")}
+        urls = {k.decode(): v.decode()
+                for k, v in client.hgetall(f"{prefix}:owner:hosts:urls").items()}
+    finally:
+        client.close()
     live = sorted({urls[h] for h in hosts if h in urls})
     answer["processes"] = len(hosts)
     if owner is not None:
@@ -1254,9 +1239,12 @@ def relay_sync(batch: fanout.Batch) -> bool:
     """:func:`tables.fanout.publish` outside an event loop (a REST command): the table
     messages to every process's connections through the relay. False: nothing to do
     here (no Redis), publish as usual."""
-    client = _sync_redis()
-    if client is None:
+    url = _redis_url()
+    if not url:
         return False
+    import redis
+
+    client = redis.Redis.from_url(url)
     tables: dict[int, list[tuple[str, Json]]] = {}
     rest: fanout.Batch = []
     for group, message in batch:
@@ -1266,8 +1254,12 @@ def relay_sync(batch: fanout.Batch) -> bool:
         else:
             tables.setdefault(table_id, []).append((group, fanout.layer_message(group,
                                                                                  message)))
-    for table_id, messages in tables.items():
-        client.publish(relay_key(table_id), relay_payload("", messages))
+    prefix = _prefix()
+    try:
+        for table_id, messages in tables.items():
+            client.publish(f"{prefix}:relay:{table_id}", relay_payload("", messages))
+    finally:
+        client.close()
     if rest:
         fanout.publish(rest, direct=True)
     return True
@@ -1296,10 +1288,16 @@ return 0
 def owned_sync(table_ids: list[int]) -> set[int]:
     """Of ``table_ids``, those a live process owns now (the worker's presence sweep
     leaves them to it, :meth:`Host.sweep`)."""
-    client = _sync_redis()
-    if client is None or not table_ids:
+    url = _redis_url()
+    if not url or not table_ids:
         return set()
-    leases = client.mget([lease_key(t) for t in table_ids])
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        leases = client.mget([f"{_prefix()}:owner:{t}" for t in table_ids])
+    finally:
+        client.close()
     return {t for t, lease in zip(table_ids, leases, strict=True) if lease}
 
 
