@@ -238,11 +238,14 @@ class Link:
                 members = _consumers.get(group)
                 if members:  # straight to the consumers: no queue, no dispatch, no task
                     for consumer in list(members):
-                        await_only(consumer.deliver(event))
+                        if consumer.pushed:  # behind what a thread handed it (match_started)
+                            consumer.push(event)
+                        else:
+                            await_only(consumer.deliver(event))
                 else:
                     self._deliver(group, event)
             else:
-                self.loop.call_soon_threadsafe(self._deliver, group, event)
+                self.loop.call_soon_threadsafe(self._hand_over, group, event)
         elif self.on_loop():
             await_only(self.layer.group_send(group, event))
         else:
@@ -261,6 +264,17 @@ class Link:
         for consumer in list(members):  # in order: each consumer's own queue (push)
             loop.call_soon_threadsafe(consumer.push, event)
         return True
+
+    def _hand_over(self, group: str, event: Json) -> None:
+        """On the server's loop, a message the runner's thread sent (the in-memory layer):
+        into each consumer's own queue, so that what the match then sends from the loop
+        comes after it (a ``match_turn`` never overtakes the ``match_started``)."""
+        members = _consumers.get(group)
+        if members:
+            for consumer in list(members):
+                consumer.push(event)
+        else:
+            self._deliver(group, event)
 
     def _deliver(self, group: str, event: Json) -> None:
         """The in-memory layer's ``group_send`` without its cost, on the server's loop.

@@ -6,17 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import deque
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import InMemoryChannelLayer
 from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
 from accounts.models import Player, PlayerKind
 from accounts.services import create_bot
 from pokersite.asgi import application
-from research import services
+from research import remote, services
+from research.consumers import MatchConsumer
 from research.models import MatchRun
 
 
@@ -212,3 +215,46 @@ def test_lanes_are_checked(bob: Any) -> None:
     assert checked["lanes"] == 4 and checked["aivat"] is False
     assert "lanes" not in services.validate_match({"bots": remote})
     assert services.validate_match({"bots": remote})["aivat"] is True
+
+
+class _Consumer:
+    """A match consumer's delivery side (research/consumers.py), recording what it gets."""
+
+    push = MatchConsumer.push
+    _drain = MatchConsumer._drain
+
+    def __init__(self) -> None:
+        self.pushed: deque[dict[str, Any]] = deque()
+        self.got: list[int] = []
+
+    async def deliver(self, event: dict[str, Any]) -> None:
+        self.got.append(event["message"]["n"])
+
+
+@pytest.mark.asyncio
+async def test_what_the_runners_thread_sends_is_not_overtaken_by_the_match(
+        monkeypatch: Any) -> None:
+    """In-memory layer: the runner's thread tells ``match_started``, then the match, on the
+    server's loop, sends its first ``match_turn``: the bot gets them in that order."""
+    monkeypatch.setattr(remote, "get_channel_layer", InMemoryChannelLayer)
+    remote.remember_loop()
+    consumer = _Consumer()
+    remote.attach("bot-order", consumer)
+    link = await asyncio.to_thread(remote.Link)
+    try:
+        def runner() -> None:
+            link.send("bot-order", {"type": "match.message", "message": {"n": 1}})
+            link.run(lambda: link.send(
+                "bot-order", {"type": "match.message", "message": {"n": 2}})).result(5)
+
+        for _ in range(3):
+            consumer.got.clear()
+            await asyncio.to_thread(runner)
+            for _ in range(100):
+                if len(consumer.got) == 2:
+                    break
+                await asyncio.sleep(0.01)
+            assert consumer.got == [1, 2]
+    finally:
+        link.close()
+        remote.detach("bot-order", consumer)
