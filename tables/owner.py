@@ -51,6 +51,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+import psycopg
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -224,43 +225,51 @@ def write_cuts(cuts: list[Cut]) -> None:
 
 
 def _write(cuts: list[Cut]) -> None:
+    """The commit's statements, each sent once per row in one pipeline.
+
+    Parameters are bound by the server (no quoting of every value into the SQL text
+    in Python, the largest part of this thread's work with Django's client-side
+    cursor) and the few statements are prepared once per connection: this thread
+    holds the interpreter lock less while the event loop serves the tables."""
+    conn = connection.connection
+    threshold = conn.prepare_threshold
+    conn.prepare_threshold = 0
+    try:
+        with psycopg.Cursor(conn) as cursor:
+            _write_rows(cursor, cuts)
+    finally:
+        conn.prepare_threshold = threshold
+
+
+def _write_rows(cursor: psycopg.Cursor[Any], cuts: list[Cut]) -> None:
     sql, columns = rowsql._update_sql(Table, RUNTIME_FIELDS)
     sql += " AND version = %s RETURNING id"
     rows = [[f.get_db_prep_save(getattr(c.table, f.attname), connection) for f in columns]
             + [c.table.pk, c.expected] for c in cuts]
-    with connection.cursor() as cursor:
-        raw = cursor.cursor  # (psycopg: a result per row, the ids actually written)
-        raw.executemany(sql, rows, returning=True)
-        written: set[int] = set()
-        while True:
-            written.update(pk for (pk,) in raw.fetchall())
-            if not raw.nextset():
-                break
-        missed = [c.table.pk for c in cuts if c.table.pk not in written]
-        if missed:  # another writer moved these versions meanwhile (or they are gone)
-            cursor.execute("SELECT id, version FROM tables_table WHERE id = ANY(%s)",
-                           [missed])
-            found = dict(cursor.fetchall())
-            raise Conflict({pk: found.get(pk, -1) for pk in missed})
-    hands = [h for c in cuts for h in c.hands]
-    if hands:
-        Hand.objects.bulk_create(hands)
+    cursor.executemany(sql, rows, returning=True)
+    written: set[int] = set()
+    while True:
+        written.update(pk for (pk,) in cursor.fetchall())
+        if not cursor.nextset():
+            break
+    missed = [c.table.pk for c in cuts if c.table.pk not in written]
+    if missed:  # another writer moved these versions meanwhile (or they are gone)
+        cursor.execute("SELECT id, version FROM tables_table WHERE id = ANY(%s)", [missed])
+        found = dict(cursor.fetchall())
+        raise Conflict({pk: found.get(pk, -1) for pk in missed})
+    inserts: list[models.Model] = [h for c in cuts for h in c.hands]  # hands first (keys)
     updates: dict[tuple[type, tuple[str, ...]], list[models.Model]] = {}
     for cut in cuts:
         for row, fields in cut.updates:
             updates.setdefault((type(row), fields), []).append(row)
+        inserts.extend(cut.inserts)
+    for sql, params in rowsql.insert_values(inserts).values():
+        cursor.executemany(sql, params)
     for (model, fields), objs in updates.items():
         sql, columns = rowsql._update_sql(model, fields)
-        with connection.cursor() as cursor:
-            cursor.executemany(sql, [
-                [f.get_db_prep_save(getattr(o, f.attname), connection) for f in columns]
-                + [o.pk] for o in objs])
-    inserts: dict[type, list[models.Model]] = {}
-    for cut in cuts:
-        for row in cut.inserts:
-            inserts.setdefault(type(row), []).append(row)
-    for model, objs in inserts.items():
-        model._default_manager.bulk_create(objs)
+        cursor.executemany(sql, [
+            [f.get_db_prep_save(getattr(o, f.attname), connection) for f in columns] + [o.pk]
+            for o in objs])
 
 
 def load_many(table_ids: list[int]) -> list[TableRun]:

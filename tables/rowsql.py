@@ -112,3 +112,28 @@ def _update_sql(model: type[models.Model],
     assignments = ", ".join(f"{quote(field.column)} = %s" for field in columns)
     return (f"UPDATE {quote(meta.db_table)} SET {assignments} "
             f"WHERE {quote(meta.pk.column)} = %s", columns)
+
+
+@cache
+def _insert_sql(model: type[models.Model], with_pk: bool) -> tuple[str, list[Any]]:
+    """``INSERT … VALUES (%s, …)`` of one row: every concrete field, the primary key
+    only if ``with_pk`` (else the database numbers the row)."""
+    quote = connection.ops.quote_name
+    meta = model._meta
+    columns = [f for f in meta.concrete_fields if with_pk or f is not meta.pk]
+    return (f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in columns)}) "
+            f"VALUES ({', '.join(['%s'] * len(columns))})", columns)
+
+
+def insert_values(objs: list[models.Model]) -> dict[tuple[str, ...], tuple[str, list[list[Any]]]]:
+    """What ``bulk_create(objs)`` writes, as one ``INSERT`` statement per model and
+    primary-key presence with a parameter row per object (for ``executemany``); the
+    objects' own primary keys are not read back."""
+    batches: dict[tuple[str, ...], tuple[str, list[list[Any]]]] = {}
+    for obj in objs:
+        model = type(obj)
+        sql, columns = _insert_sql(model, obj.pk is not None)
+        entry = batches.setdefault((model._meta.label, sql), (sql, []))
+        entry[1].append([f.get_db_prep_save(f.pre_save(obj, True), connection) for f in columns])
+    return batches
+
