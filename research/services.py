@@ -31,6 +31,7 @@ from botkit.stats import PlayerStats as Counters
 from botkit.stats import StatsAccumulator
 from engine.errors import EngineError
 from engine.registry import GAMES, get_game
+from tables import rowsql
 from tables.models import Hand
 
 from . import remote
@@ -88,17 +89,21 @@ def update_stats(limit: int = 2000) -> int:
             acc.add_hand(hand.events, seats, big_blind=hand.table.big_blind or 1)
             for player_id in seats.values():
                 last_hand[player_id] = hand.pk
-        for player_id, counters in acc.players.items():
-            if not player_id.isdigit():
-                continue  # a seat without a stored player (cannot happen for new hands)
-            row, _ = PlayerStats.objects.select_for_update().get_or_create(
-                player_id=int(player_id))
+        # (a seat without a stored player cannot happen for new hands: skipped)
+        counted = {int(p): c for p, c in acc.players.items() if p.isdigit()}
+        PlayerStats.objects.bulk_create(  # (the locked cursor: nobody else adds rows now)
+            [PlayerStats(player_id=p) for p in counted.keys() - set(
+                PlayerStats.objects.filter(player_id__in=counted).values_list(
+                    "player_id", flat=True))])
+        rows = list(PlayerStats.objects.select_for_update().filter(player_id__in=counted))
+        for row in rows:
             total = Counters.from_json(row.counters) if row.counters else Counters()
-            total.merge(counters)
+            total.merge(counted[row.player_id])
             row.counters = total.to_json()
             row.hands, row.net = total.hands, total.net
-            row.last_hand_id = last_hand.get(player_id, row.last_hand_id)
-            row.save()
+            row.last_hand_id = last_hand.get(str(row.player_id), row.last_hand_id)
+            row.updated_at = timezone.now()
+        rowsql.update_rows(rows, ("counters", "hands", "net", "last_hand_id", "updated_at"))
         cursor.last_hand_id = batch[-1].pk
         cursor.save(update_fields=["last_hand_id", "updated_at"])
         return len(batch)

@@ -71,6 +71,18 @@ def update_row(obj: models.Model, fields: tuple[str, ...]) -> None:
         cursor.execute(sql, [*values, obj.pk])
 
 
+def update_rows(objs: list[models.Model], fields: tuple[str, ...]) -> None:
+    """:func:`update_row` for many rows of one model: one statement, sent once per row
+    (``executemany``)."""
+    if not objs:
+        return
+    sql, columns = _update_sql(type(objs[0]), fields)
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, [
+            [f.get_db_prep_save(getattr(o, f.attname), connection) for f in columns] + [o.pk]
+            for o in objs])
+
+
 @cache
 def _select(model: type[models.Model], lock: bool, skip_locked: bool,
             defer: tuple[str, ...] = ()) -> tuple[str, list[str], list[tuple[int, Any, list[Any]]]]:
