@@ -6,7 +6,6 @@ fan-out sends. No rules, no game state, no timers here.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -20,7 +19,7 @@ from django.contrib.auth.models import AnonymousUser
 from accounts.credentials import Credential
 from accounts.models import Player
 
-from . import fanout, limits, owner, presence, selectors, services
+from . import fanout, limits, owner, presence, selectors, services, wire
 from .errors import TableError
 from .models import Table, TableStatus
 from .outage import LayerGuard
@@ -214,7 +213,7 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
 
     # ------------------------------------------------------------ sending
     async def send_json(self, data: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(data, separators=(",", ":")))
+        await self.send(text_data=wire.dumps(data))
 
     async def send_snapshot(self, request_id: Any = None) -> None:
         data = await db(selectors.snapshot, read_only=True, guard=self.guard(),

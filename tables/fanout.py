@@ -19,7 +19,6 @@ second instead of waiting on each message, then tries again. The worker asks
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import threading
 import time
@@ -33,7 +32,7 @@ from channels.layers import get_channel_layer
 
 from engine.game import Event, Viewer
 
-from . import outage
+from . import outage, wire
 
 if TYPE_CHECKING:
     from .runtime import TableRun
@@ -168,7 +167,7 @@ def layer_message(group: str, message: Json) -> Json:
     """The channel-layer message for one client message, encoded once: every
     connection in the group forwards the same text instead of re-encoding it."""
     kind = "lobby.message" if group == LOBBY_GROUP else "table.message"
-    return {"type": kind, "text": json.dumps(message, separators=(",", ":")),
+    return {"type": kind, "text": wire.dumps(message),
             "version": message.get("version") or 0}
 
 

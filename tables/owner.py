@@ -244,8 +244,7 @@ def _write(cuts: list[Cut]) -> None:
 def _write_rows(cursor: psycopg.Cursor[Any], cuts: list[Cut]) -> None:
     sql, columns = rowsql._update_sql(Table, RUNTIME_FIELDS)
     sql += " AND version = %s RETURNING id"
-    rows = [[f.get_db_prep_save(getattr(c.table, f.attname), connection) for f in columns]
-            + [c.table.pk, c.expected] for c in cuts]
+    rows = [[*rowsql.db_values(c.table, columns), c.table.pk, c.expected] for c in cuts]
     cursor.executemany(sql, rows, returning=True)
     written: set[int] = set()
     while True:
@@ -267,9 +266,7 @@ def _write_rows(cursor: psycopg.Cursor[Any], cuts: list[Cut]) -> None:
         cursor.executemany(sql, params)
     for (model, fields), objs in updates.items():
         sql, columns = rowsql._update_sql(model, fields)
-        cursor.executemany(sql, [
-            [f.get_db_prep_save(getattr(o, f.attname), connection) for f in columns] + [o.pk]
-            for o in objs])
+        cursor.executemany(sql, [[*rowsql.db_values(o, columns), o.pk] for o in objs])
 
 
 def load_many(table_ids: list[int]) -> list[TableRun]:

@@ -15,6 +15,9 @@ from functools import cache
 from typing import Any, TypeVar
 
 from django.db import connection, models
+from psycopg.types.json import Jsonb
+
+from . import wire
 
 M = TypeVar("M", bound=models.Model)
 
@@ -61,14 +64,25 @@ def column_by_pk(model: type[models.Model], field: str, pks: list[int]) -> dict[
         return dict(cursor.fetchall())
 
 
+def db_values(obj: models.Model, columns: list[Any], *, add: bool = False) -> list[Any]:
+    """The parameters that write these fields of ``obj`` (each field's ``pre_save`` and
+    ``get_db_prep_save``, as ``save()``); JSON for PostgreSQL encoded by orjson."""
+    values = []
+    for field in columns:
+        value = field.get_db_prep_save(
+            field.pre_save(obj, add) if add else getattr(obj, field.attname), connection)
+        if type(value) is Jsonb:
+            value = Jsonb(value.obj, dumps=wire.dumps_bytes)
+        values.append(value)
+    return values
+
+
 def update_row(obj: models.Model, fields: tuple[str, ...]) -> None:
     """``UPDATE … SET <fields> WHERE pk`` — what ``obj.save(update_fields=fields)`` writes,
     without signals (none are connected to these models)."""
     sql, columns = _update_sql(type(obj), fields)
-    values = [field.get_db_prep_save(getattr(obj, field.attname), connection)
-              for field in columns]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, obj.pk])
+        cursor.execute(sql, [*db_values(obj, columns), obj.pk])
 
 
 def update_rows(objs: list[models.Model], fields: tuple[str, ...]) -> None:
@@ -79,8 +93,7 @@ def update_rows(objs: list[models.Model], fields: tuple[str, ...]) -> None:
     sql, columns = _update_sql(type(objs[0]), fields)
     with connection.cursor() as cursor:
         cursor.executemany(sql, [
-            [f.get_db_prep_save(getattr(o, f.attname), connection) for f in columns] + [o.pk]
-            for o in objs])
+[*db_values(o, columns), o.pk] for o in objs])
 
 
 @cache
@@ -146,6 +159,6 @@ def insert_values(objs: list[models.Model]) -> dict[tuple[str, ...], tuple[str, 
         model = type(obj)
         sql, columns = _insert_sql(model, obj.pk is not None)
         entry = batches.setdefault((model._meta.label, sql), (sql, []))
-        entry[1].append([f.get_db_prep_save(f.pre_save(obj, True), connection) for f in columns])
+        entry[1].append(db_values(obj, columns, add=True))
     return batches
 

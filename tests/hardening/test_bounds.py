@@ -30,7 +30,8 @@ from engine.registry import get_game
 from tables import selectors, services
 from tables.errors import TableError
 from tables.models import ChatMessage, Table
-from tables.wire import MAX_JSON_DEPTH, JsonTooDeep, UnstorableText, WireError, decode, load_json
+from tables.wire import (MAX_JSON_DEPTH, JsonTooDeep, UnstorableText, WireError, decode, dumps,
+                        load_json)
 from tests.tables.helpers import assert_chips_conserved, sit, turn
 from tests.tables.ws import Client as WsClient
 from tests.tables.ws import _session_cookie
@@ -156,6 +157,21 @@ def test_load_json_bounds_the_depth_whatever_the_brackets_in_strings() -> None:
         except JsonTooDeep:
             refused = True
         assert refused == (depth(value) > 6), text
+
+
+def test_dumps_is_json_for_every_value_the_server_sends() -> None:
+    """tables.wire.dumps (orjson): the same JSON as the standard library, and the
+    standard library's answer where orjson refuses (integers beyond 64 bits, lone
+    surrogates), never an exception a frame would die of."""
+    rng = random.Random(7)
+    for _ in range(200):
+        value = {"type": "events", "version": rng.randrange(10**6), 1: [None, True, 1.5],
+                 "cards": ["As", "Kd"], "name": "Äö ♠ 😀", "nested": {"a": [{"b": 2}] * 3},
+                 "chips": rng.randrange(-2**62, 2**62)}
+        assert json.loads(dumps(value)) == json.loads(json.dumps(value))
+    assert json.loads(dumps({"huge": 2**70})) == {"huge": 2**70}
+    assert json.loads(dumps({"s": "\ud800"})) == {"s": "\ud800"}
+    assert dumps({"a": [1, 2]}) == '{"a":[1,2]}'  # compact
 
 
 def test_wire_decode_refuses_deep_json_as_malformed_message() -> None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import models
+from django.db import connection, models
 
 from tables import rowsql, services
-from tables.models import Hand, Seat, Table
+from tables.models import Hand, HandPlayer, Seat, Table
 
 from .helpers import act, sit, turn
 
@@ -52,3 +52,38 @@ def test_update_row_writes_only_the_named_fields(alice: Any, bob: Any) -> None:
     stored = Table.objects.get(pk=table.pk)
     assert stored.state == {"changed": [1, 2, 3]} and stored.version == 1234
     assert stored.name == "Rows"
+
+
+def test_insert_values_write_what_bulk_create_would(alice: Any, bob: Any) -> None:
+    table = _playing_table(alice, bob)
+    _, hand, _, _ = turn(table.pk)
+    detail = {"stack": 198, 3: ["As", "Kd"], "name": "Äö ♠"}  # an int key, non-ASCII
+    rows = [HandPlayer(hand_id=hand, player=None, name=f"p{i}", seat=i, position=i,
+                       net=2**40 * (1 - 2 * i), detail=detail, secret={})
+            for i in range(2)]
+    orm = [HandPlayer(hand_id=hand, player=None, name=f"p{i}", seat=i, position=i,
+                      net=2**40 * (1 - 2 * i), detail=detail, secret={})
+           for i in range(2)]
+    HandPlayer.objects.bulk_create(orm)
+    with connection.cursor() as cursor:
+        for sql, params in rowsql.insert_values(rows).values():
+            assert sql.startswith("INSERT") and len(params) == 2
+            cursor.executemany(sql, params)
+    stored = list(HandPlayer.objects.filter(hand_id=hand).order_by("pk"))
+    assert len(stored) == 4
+    by_orm, by_rowsql = stored[:2], stored[2:]
+    for a, b in zip(by_orm, by_rowsql, strict=True):
+        assert {k: v for k, v in _values(a).items() if k != "id"} == {
+            k: v for k, v in _values(b).items() if k != "id"}
+    assert by_rowsql[0].detail == {"stack": 198, "3": ["As", "Kd"], "name": "Äö ♠"}
+
+
+def test_update_rows_writes_each_row(alice: Any, bob: Any) -> None:
+    table = _playing_table(alice, bob)
+    seats = list(Seat.objects.filter(table=table).order_by("number"))
+    for i, seat in enumerate(seats):
+        seat.stack = 1000 + i
+    rowsql.update_rows(seats, ("stack",))
+    rowsql.update_rows([], ("stack",))  # nothing: no statement
+    assert [s.stack for s in Seat.objects.filter(table=table).order_by("number")] == [
+        1000, 1001]
