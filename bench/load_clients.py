@@ -427,7 +427,9 @@ class Client:
             self.stats.fault_errors[code] += 1
             return
         self.stats.errors[code] += 1
-        self.stats.error_examples.setdefault(code, f"{self.role}: {message.get('message')}")
+        request = f" ({message['request_id']})" if message.get("request_id") else ""
+        self.stats.error_examples.setdefault(
+            code, f"{self.role}{request}: {message.get('message')}")
 
     def handle(self, message: Json, at: float) -> None:
         kind = message.get("type")
@@ -579,12 +581,13 @@ class Seated(Client):
                 self.awaiting_timeout = None
             elif kind == "PlayerSatOut" and event["player"] == self.seat \
                     and not self.window.stopping:
-                spawn(self.sit_in(event.get("reason") == "busted"))
+                spawn(self.sit_in(event.get("reason", "")))
 
-    async def sit_in(self, busted: bool) -> None:
-        if busted:
+    async def sit_in(self, reason: str) -> None:
+        if reason == "busted":
             await self.send({"type": "add_chips", "amount": self.table.spec["buy_in"]})
-        await self.send({"type": "sit_in"})
+        # (the request names what sat the player out: an error's example shows it)
+        await self.send({"type": "sit_in", "request_id": f"sit_in-after-{reason}-v{self.version}"})
 
     def on_private(self, message: Json, at: float) -> None:
         if message["type"] == "your_turn" and not self.window.stopping:

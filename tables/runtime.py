@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import secrets
+import os
+import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
@@ -86,6 +87,36 @@ def locked_table(table_id: int, *, skip_locked: bool = False,
         if table.current_hand_id is not None:  # (what only a replay reads stays behind)
             table.current_hand = rowsql.get_row(Hand, table.current_hand_id, HAND_DEFER)
         yield TableRun(table, now or timezone.now())
+
+
+class PooledSystemRandom(random.SystemRandom):
+    """The operating system's randomness (as ``secrets.SystemRandom``) read 256 bytes at
+    a time: a shuffle asks for one number per card, each its own system call there."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._pool, self._at = b"", 0
+
+    def getrandbits(self, k: int) -> int:
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        n = (k + 7) // 8
+        if self._at + n > len(self._pool):
+            self._pool, self._at = os.urandom(max(256, n)), 0
+        chunk = self._pool[self._at:self._at + n]
+        self._at += n
+        return int.from_bytes(chunk, "big") >> (8 * n - k)
+
+    def random(self) -> float:
+        return self.getrandbits(53) * 2.0 ** -53
+
+    def randbytes(self, n: int) -> bytes:
+        return self.getrandbits(8 * n).to_bytes(n, "big") if n else b""
+
+
+def chance_rng() -> random.Random:
+    """Where a round's chance is drawn from (tests replace it with a seeded one)."""
+    return PooledSystemRandom()
 
 
 class NeedsTransaction(Exception):
@@ -356,7 +387,7 @@ class TableRun:
             self._refill_house_bots()
             if not game.can_start(state):
                 return
-            chance = game.draw_chance(state, secrets.SystemRandom())
+            chance = game.draw_chance(state, chance_rng())
             start_state = game.dump(state)
             try:
                 events = game.start_round(state, chance)

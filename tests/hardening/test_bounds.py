@@ -30,8 +30,15 @@ from engine.registry import get_game
 from tables import selectors, services
 from tables.errors import TableError
 from tables.models import ChatMessage, Table
-from tables.wire import (MAX_JSON_DEPTH, JsonTooDeep, UnstorableText, WireError, decode, dumps,
-                        load_json)
+from tables.wire import (
+    MAX_JSON_DEPTH,
+    JsonTooDeep,
+    UnstorableText,
+    WireError,
+    decode,
+    dumps,
+    load_json,
+)
 from tests.tables.helpers import assert_chips_conserved, sit, turn
 from tests.tables.ws import Client as WsClient
 from tests.tables.ws import _session_cookie

@@ -263,7 +263,7 @@ def make_played(people: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> dict
     import tables.runtime
 
     rng = random.Random(5)
-    monkeypatch.setattr(tables.runtime.secrets, "SystemRandom", lambda: rng)
+    monkeypatch.setattr(tables.runtime, "chance_rng", lambda: rng)
     alice, bob, carol = people["alice"], people["bob"], people["carol"]
     table = services.create_table(creator=alice, name="Played", settings=NL)
     for seat, user in enumerate((alice, bob, carol)):

@@ -137,8 +137,8 @@ def test_every_turn_names_its_running_hand(
         django_capture_on_commit_callbacks: Any) -> None:
     rng = random.Random(seed)
     deck_rng = random.Random(seed * 7919)
-    # Reproducible decks (the runtime draws them from secrets.SystemRandom()).
-    monkeypatch.setattr("secrets.SystemRandom", lambda: deck_rng)
+    # Reproducible decks (the runtime draws them from tables.runtime.chance_rng()).
+    monkeypatch.setattr("tables.runtime.chance_rng", lambda: deck_rng)
     checker = Checker()
     monkeypatch.setattr(fanout, "publish", lambda batch: checker.sent.extend(batch))
 
