@@ -5,6 +5,7 @@ Served by Daphne: ``daphne -b 127.0.0.1 -p 8000 pokersite.asgi:application``.
 
 import gc
 import os
+import sys
 from typing import Any
 
 from django.core.asgi import get_asgi_application
@@ -29,6 +30,13 @@ nodelay.install()  # Daphne's sockets send small frames at once (pokersite/nodel
 gc.collect()
 gc.freeze()
 gc.set_threshold(20_000, 20, 20)
+
+# The interpreter lock: a thread that waits for it (the group commit between its
+# statements, a database call) asks the busy event loop to let go after this long
+# (Python's default: 5 ms; here 1 ms). Each of a commit's waits cost up to that
+# much while the loop served frames: at 500 tables ack p99 fell from 200-320 ms to
+# 160-170 ms (docs/benchmarks.md, "Scale").
+sys.setswitchinterval(float(os.environ.get("PYTHON_SWITCH_INTERVAL_MS", "1")) / 1000)
 
 router = ProtocolTypeRouter(
     {
