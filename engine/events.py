@@ -264,7 +264,8 @@ class PlayerLeft(SeatFreed):
 
 @dataclass(frozen=True, slots=True)
 class PlayerSatOut(WentAway):
-    """The player now sits out; ``reason`` is "request", "timeouts" or "busted"."""
+    """The player now sits out; ``reason`` is "request", "disconnected" (the server, for a
+    player whose connection went away), "timeouts" or "busted"."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -275,13 +275,14 @@ class TableState:
         occupant.leaving = True
         return self._drive([])
 
-    def sit_out(self, seat: int) -> list[Event]:
-        """Stop being dealt in from the next hand (the current hand is played out)."""
+    def sit_out(self, seat: int, reason: str = "request") -> list[Event]:
+        """Stop being dealt in from the next hand (the current hand is played out);
+        ``reason`` as the event tells it (``request``, or ``disconnected`` by the server)."""
         occupant = self._seat(seat)
         if occupant.status == SITTING_OUT:
             raise IllegalAction("already_sitting_out", "You are already sitting out.")
         occupant.status = SITTING_OUT
-        return [PlayerSatOut(seat, "request")]
+        return [PlayerSatOut(seat, reason)]
 
     def sit_in(self, seat: int) -> list[Event]:
         """Be dealt in again; missed blinds are posted when next dealt in."""

@@ -201,7 +201,7 @@ class PokerGame(Game):
 
     def away(self, state: TableState, seat: int, reason: str = "request") -> list[Event]:
         """Sit out from the next hand."""
-        return state.sit_out(seat)
+        return state.sit_out(seat, reason)
 
     def back(self, state: TableState, seat: int) -> list[Event]:
         """Sit in again (needs chips)."""

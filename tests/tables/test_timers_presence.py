@@ -9,7 +9,7 @@ import pytest
 
 from accounts.models import LedgerEntry, Player, PlayerKind
 from tables import services
-from tables.models import Connection, Seat, Table, TableStatus
+from tables.models import Connection, Hand, Seat, Table, TableStatus
 
 from .helpers import act, assert_chips_conserved, sit, turn
 
@@ -148,6 +148,9 @@ def test_disconnect_sits_out_and_reconnect_resumes(table: Any, alice: Any, bob: 
     assert row.state == "disconnected" and row.sat_out_by_disconnect
     state = Table.objects.get(pk=table.pk).state
     assert state["seats"][0]["status"] == "sitting_out"
+    hand = Hand.objects.filter(table=table).latest("pk")
+    assert {"type": "PlayerSatOut", "player": 0, "reason": "disconnected"} in [
+        {k: e.get(k) for k in ("type", "player", "reason")} for e in hand.events]
     # The hand goes on under the turn timer; alice comes back in time and plays on.
     services.connect(table_id=table.pk, channel_name="a2", user=alice)
     row.refresh_from_db()

@@ -283,7 +283,7 @@ export function describe(e, nameOf, ctx = null) {
     case "HandEnded": return "Hand over";
     case "PlayerSeated": return `${who} sits down with ${chips(e.stack)}`;
     case "PlayerLeft": return `${who} leaves the table`;
-    case "PlayerSatOut": return `${who} sits out${e.reason === "timeouts" ? " (timed out)" : ""}`;
+    case "PlayerSatOut": return `${who} sits out${e.reason === "timeouts" ? " (timed out)" : e.reason === "disconnected" ? " (disconnected)" : ""}`;
     case "PlayerSatIn": return `${who} sits in`;
     case "ChipsAdded": return `${who} adds ${chips(e.amount)} chips`;
     case "ChipsPending": return `${who} will add ${chips(e.amount)} chips when this hand ends`;
