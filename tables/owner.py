@@ -61,7 +61,7 @@ from django.utils import timezone
 
 from accounts.models import Player, User
 
-from . import fanout, rowsql, services
+from . import fanout, presence, rowsql, services
 from .errors import TableError
 from .models import Hand, Seat, Table, TableStatus
 from .runtime import HAND_DEFER, RUNTIME_FIELDS, NeedsTransaction, TableRun
@@ -1064,6 +1064,9 @@ class Host:
             return 0
         now = now or timezone.now()
         silent, expired = await self.db(services.presence_due, now, ids)
+        # This process's own connections: what it heard, not the late batched write.
+        heard, timeout = presence.writer().heard_within, conf("PRESENCE_TIMEOUT", 12)
+        silent = [(t, c) for t, c in silent if not heard(c, timeout)]
         count = 0
         for table_id, channel_name in silent:
             log.info("sweeping silent connection %s", channel_name)

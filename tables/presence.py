@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import time
 from typing import Any, Protocol
 
 from channels.db import database_sync_to_async
@@ -38,19 +39,30 @@ class PresenceWriter:
     def __init__(self) -> None:
         self.heard: set[str] = set()
         self.consumers: dict[str, Present] = {}
+        self.last_heard: dict[str, float] = {}  # channel name: when (monotonic)
         self.task: asyncio.Task[None] | None = None
 
     def add(self, consumer: Present) -> None:
         self.consumers[consumer.channel_name] = consumer
+        self.last_heard[consumer.channel_name] = time.monotonic()
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self.run())
 
     def remove(self, consumer: Present) -> None:
         self.consumers.pop(consumer.channel_name, None)
+        self.last_heard.pop(consumer.channel_name, None)
         self.heard.discard(consumer.channel_name)
 
     def heard_from(self, consumer: Present) -> None:
         self.heard.add(consumer.channel_name)
+        self.last_heard[consumer.channel_name] = time.monotonic()
+
+    def heard_within(self, channel_name: str, seconds: float) -> bool:
+        """Whether this process holds that connection and heard from it in the last
+        ``seconds``: alive, whatever its ``last_seen`` says (the batched write of a
+        busy process lands late; the owner's sweep must not sit its player out)."""
+        at = self.last_heard.get(channel_name)
+        return at is not None and time.monotonic() - at < seconds
 
     async def flush(self) -> None:
         names, self.heard = self.heard, set()

@@ -325,6 +325,44 @@ async def test_the_owner_sweeps_the_presence_of_its_tables(alice: Any, bob: Any)
     await sync(assert_chips_conserved)()
 
 
+async def test_the_owner_does_not_sweep_a_connection_it_hears_from(alice: Any,
+                                                                    bob: Any) -> None:
+    """A connection of the owner's own process that spoke within the presence timeout
+    is alive, even if its batched ``last_seen`` write has not landed yet (a busy
+    process at the start of a run): its player is not sat out. Once silent that long
+    in memory too, it is swept."""
+    import time
+
+    from tables import presence
+    from tables.models import Connection
+
+    class Here:
+        channel_name = "alive.1"
+
+        async def register_again(self) -> None:  # (never: not swept)
+            raise AssertionError("swept")
+
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    writer = presence.writer()
+    async with running(owner.Host()) as host:
+        live = await host.live(table.pk)
+        assert live is not None
+        await host.committed(live)
+        await sync(services.connect)(table_id=table.pk, channel_name="alive.1", user=alice)
+        await sync(lambda: Connection.objects.filter(channel_name="alive.1").update(
+            last_seen=timezone.now() - timedelta(seconds=30)))()
+        writer.heard_from(Here())  # a ping just now
+        try:
+            assert await host.sweep() == 0
+            assert await sync(Connection.objects.filter(channel_name="alive.1").exists)()
+            writer.last_heard["alive.1"] = time.monotonic() - 30  # silent in memory too
+            assert await host.sweep() == 1
+            assert not await sync(Connection.objects.filter(channel_name="alive.1").exists)()
+        finally:
+            writer.last_heard.pop("alive.1", None)
+            writer.heard.discard("alive.1")
+
+
 async def test_a_quiet_connection_waits_for_a_table_lock_not_for_a_group_commit(
         alice: Any, bob: Any) -> None:
     """A connection that changes nothing (none of its players is disconnected) is
