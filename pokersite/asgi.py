@@ -33,10 +33,13 @@ gc.set_threshold(20_000, 20, 20)
 
 # The interpreter lock: a thread that waits for it (the group commit between its
 # statements, a database call) asks the busy event loop to let go after this long
-# (Python's default: 5 ms; here 1 ms). Each of a commit's waits cost up to that
-# much while the loop served frames: at 500 tables ack p99 fell from 200-320 ms to
-# 160-170 ms (docs/benchmarks.md, "Scale").
-sys.setswitchinterval(float(os.environ.get("PYTHON_SWITCH_INTERVAL_MS", "1")) / 1000)
+# (Python's default: 5 ms). Each of a commit's waits cost up to that much while the
+# loop served frames. Measured (docs/benchmarks.md, "Scale"): at 500 tables ack p99
+# 200-320 ms at 5 ms, 160-170 ms at 1 ms, 190 ms at 2.5 ms; but at 1 ms the threads
+# took so much from the loop during a takeover's reconnection storm that channel
+# layer calls timed out (handshakes refused "unavailable", tables stuck); 2.5 ms
+# kept those runs clean.
+sys.setswitchinterval(float(os.environ.get("PYTHON_SWITCH_INTERVAL_MS", "2.5")) / 1000)
 
 router = ProtocolTypeRouter(
     {
