@@ -34,6 +34,12 @@ from channels.utils import await_many_dispatch
 
 ERROR_LOG_SECONDS = 10.0  # one line per distinct error per this many seconds
 LAYER_TIMEOUT = 3.0  # a channel-layer call that takes longer counts as a failure (s)
+HANDSHAKE_LAYER_TIMEOUT = 10.0
+"""The same for a websocket handshake's channel and groups: after an owner's kill a
+thousand clients reconnect at once and their subscriptions queue at Redis for
+seconds; refused after 3 s they came back a second later and queued again, and the
+storm fed itself (tables stuck, docs/benchmarks.md "Scale"). A Redis that is down
+refuses at once whatever this says."""
 TRY_AGAIN_LATER = 1013  # websocket close code (RFC 6455 registry: "Try Again Later")
 UNAVAILABLE = {"type": "error", "code": "unavailable",
                "message": "Live updates are unavailable for a moment (the server cannot "
@@ -151,7 +157,7 @@ class LayerGuard:
         if self.channel_layer is not None:
             try:
                 self.channel_name = await asyncio.wait_for(
-                    self.channel_layer.new_channel(), LAYER_TIMEOUT)
+                    self.channel_layer.new_channel(), HANDSHAKE_LAYER_TIMEOUT)
             except Exception as error:
                 log.warning("channel layer unavailable: refusing websocket handshakes: %s",
                             error)
@@ -199,7 +205,7 @@ class LayerGuard:
         try:
             for group in groups:
                 await asyncio.wait_for(self.channel_layer.group_add(group, self.channel_name),
-                                       LAYER_TIMEOUT)
+                                       HANDSHAKE_LAYER_TIMEOUT)
                 if joined is not None:
                     joined.append(group)
         except Exception as error:
