@@ -92,8 +92,7 @@ def update_rows(objs: list[models.Model], fields: tuple[str, ...]) -> None:
         return
     sql, columns = _update_sql(type(objs[0]), fields)
     with connection.cursor() as cursor:
-        cursor.executemany(sql, [
-[*db_values(o, columns), o.pk] for o in objs])
+        cursor.executemany(sql, [[*db_values(o, columns), o.pk] for o in objs])
 
 
 @cache
