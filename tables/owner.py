@@ -265,8 +265,7 @@ def _write_rows(cursor: psycopg.Cursor[Any], cuts: list[Cut]) -> None:
     for sql, params in rowsql.insert_values(inserts).values():
         cursor.executemany(sql, params)
     for (model, fields), objs in updates.items():
-        sql, columns = rowsql._update_sql(model, fields)
-        cursor.executemany(sql, [[*rowsql.db_values(o, columns), o.pk] for o in objs])
+        cursor.executemany(*rowsql.update_many(model, objs, fields))
 
 
 def load_many(table_ids: list[int]) -> list[TableRun]:

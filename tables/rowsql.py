@@ -85,14 +85,21 @@ def update_row(obj: models.Model, fields: tuple[str, ...]) -> None:
         cursor.execute(sql, [*db_values(obj, columns), obj.pk])
 
 
+def update_many(model: type[models.Model], objs: list[models.Model],
+                fields: tuple[str, ...]) -> tuple[str, list[list[Any]]]:
+    """The ``UPDATE`` of these fields of ``objs`` (one ``model``) and a parameter row
+    per object, for ``executemany``."""
+    sql, columns = _update_sql(model, fields)
+    return sql, [[*db_values(o, columns), o.pk] for o in objs]
+
+
 def update_rows(objs: list[models.Model], fields: tuple[str, ...]) -> None:
     """:func:`update_row` for many rows of one model: one statement, sent once per row
     (``executemany``)."""
     if not objs:
         return
-    sql, columns = _update_sql(type(objs[0]), fields)
     with connection.cursor() as cursor:
-        cursor.executemany(sql, [[*db_values(o, columns), o.pk] for o in objs])
+        cursor.executemany(*update_many(type(objs[0]), objs, fields))
 
 
 @cache
