@@ -12,6 +12,7 @@ small JSON endpoints): see docs/security.md, "Input bounds".
 from __future__ import annotations
 
 import json
+import logging
 import re
 import time
 from typing import Any
@@ -19,6 +20,13 @@ from typing import Any
 import orjson
 from channels.consumer import get_handler_name
 from django.conf import settings
+
+try:  # what Daphne raises on a send to a socket the client has just closed
+    from autobahn.exception import Disconnected as _SocketClosed
+except ImportError:  # pragma: no cover (another ASGI server)
+    _SocketClosed = ConnectionError  # type: ignore[assignment,misc]
+
+log = logging.getLogger(__name__)
 
 MAX_JSON_DEPTH = 32
 """The deepest nesting of arrays and objects in any JSON a client sends (``[[1]]`` is
@@ -187,7 +195,8 @@ class TokenBucket:
 
 
 class LoopDispatch:
-    """Mixin for the server's websocket consumers: dispatch every message on the event loop.
+    """Mixin for the server's websocket consumers: dispatch every message on the event
+    loop, and drop what is sent to a socket that has just closed.
 
     Channels' ``AsyncConsumer.dispatch`` first runs ``close_old_connections`` through
     ``sync_to_async`` for *every* message, outgoing group messages included: one hop
@@ -202,6 +211,16 @@ class LoopDispatch:
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                   close: bool | int = False) -> None:
+        """Send, unless the client has just closed the socket: a reply or an event
+        that meets the closed socket is dropped (its disconnect handler runs next)
+        instead of ending the consumer with an error in the log."""
+        try:
+            await super().send(text_data, bytes_data, close)  # type: ignore[misc]
+        except _SocketClosed:
+            log.debug("a send to a closed websocket was dropped")
 
 
 def reads_in_own_thread() -> bool:
