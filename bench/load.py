@@ -207,6 +207,7 @@ def merge(parts: list[Stats]) -> Stats:
         total.disconnect_examples += part.disconnect_examples
         total.chip_violations += part.chip_violations
         total.stuck_tables |= part.stuck_tables
+        total.stuck_details.update(part.stuck_details)
         total.busy += part.busy
         total.tables_refused += part.tables_refused
         total.fault_errors += part.fault_errors
@@ -289,6 +290,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                               "--late", str(args.turn_seconds),
                               "--reveals", str(reveals_file)))
     reveals = check.pop("reveals")
+    if check["overdue_deadlines"]:
+        # An overdue deadline may be a timer that never fires (stuck) or one the end of
+        # the run's disconnections made late: look again once it would have fired.
+        time.sleep(2 * args.turn_seconds + 5)
+        again = json.loads(manage(env, "loadtest_check", "--prefix", prefix,
+                                  "--late", str(args.turn_seconds)))["overdue"]
+        check["overdue_again"] = again
+        check["overdue_deadlines"] = [
+            t for t in check["overdue_deadlines"]
+            if again.get(str(t), {}).get("version") == check["overdue"][str(t)]["version"]]
     leaks = stats.leaks + reveals["leaks"]
     # A table is stuck if no event reached its seats for 2 turn times + 5 s during
     # the window, or if the database shows an unfired deadline after the run.
@@ -354,7 +365,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         "chip_examples": stats.chip_violations[:5],
                         "snapshots_checked": stats.snapshots_checked,
                         "version_gaps": stats.gaps, "stuck_tables": stuck[:20],
-                        "stuck_count": len(stuck), "database": check},
+                        "stuck_count": len(stuck), "database": check,
+                        "stuck_details": {str(t): d for t, d in
+                                          sorted(stats.stuck_details.items())[:20]}},
         "machine": {"cpus": os.cpu_count(), "loadavg_before": [round(x, 2) for x in load_before],
                     "loadavg_after": [round(x, 2) for x in load_after], **sampler.report()},
     }
@@ -409,6 +422,13 @@ def render(report: dict[str, Any]) -> str:
         f"{co['database']['balances']} + on tables {co['database']['chips_on_tables']} -> "
         f"{'conserved' if co['database']['chips_conserved'] else 'NOT CONSERVED'}",
         f"stuck       {co['stuck_count']} tables {co['stuck_tables'] or ''}",
+        *(f"  table {t}: deadline {d['late_s']} s overdue at v{d['version']} after the run"
+          f"{'' if int(t) in co['stuck_tables'] else ' (then fired)'}"
+          for t, d in co["database"].get("overdue", {}).items()),
+        *(f"  table {t}: silent from {d['silent_from_s']} s for {d['silence_s']} s"
+          f"{' (then went on)' if d['recovered'] else ''}, v{d['version']}, "
+          f"{d['connected']}/{d['clients']} clients connected"
+          for t, d in co["stuck_details"].items()),
         f"machine     {ma['cpus']} CPUs, load average {ma['loadavg_before']} -> "
         f"{ma['loadavg_after']}",
     ]

@@ -96,6 +96,10 @@ class Stats:
     disconnect_examples: list[str] = field(default_factory=list)
     gaps: int = 0  # events with a version gap (followed by a resync)
     stuck_tables: set[int] = field(default_factory=set)
+    # Per stuck table: when its silence began (seconds into the window), the highest
+    # version its clients had seen then, how many of its clients were connected, and
+    # (at the end) whether an event came after it and how long the silence lasted.
+    stuck_details: dict[int, Json] = field(default_factory=dict)
     snapshots_checked: int = 0
     messages: int = 0
     tables_with_hands: int = 0
@@ -188,6 +192,20 @@ class Net:
         return bool(killed) and killed <= now <= max(killed, self.last_fault) + self.settle
 
 
+def _note_silence(stats: Stats, group: TableClients, window: Window, now: float,
+                  opened: float) -> None:
+    """The first silence of a stuck table, for the report (``stuck_details``)."""
+    if group.id in stats.stuck_details:
+        return
+    began = max(group.last_event, opened)
+    group.first_silence = began
+    stats.stuck_details[group.id] = {
+        "_from": began, "silent_from_s": round(time.time() - (now - began) - window.start, 1),
+        "version": group.high,
+        "connected": sum(1 for c in group.clients if c.open),
+        "clients": len(group.clients)}
+
+
 class TableClients:
     """The generator's view of one table: pacing and the update-latency bookkeeping."""
 
@@ -200,6 +218,7 @@ class TableClients:
         self.arrivals: dict[int, list[float]] = {}  # version -> arrival times at seats
         self.acts: dict[int, float] = {}  # version -> when the act was sent
         self.last_event = time.monotonic()
+        self.first_silence = 0.0  # monotonic: when its first stuck silence began
         self.hands = 0
         self.clients: list[Client] = []
         self.admitting = True  # clients still connecting and sitting
@@ -290,6 +309,7 @@ class Client:
         self.snapshot_here = False  # a snapshot came on the current connection
         self.busy_here = False  # server_busy on connect on the current connection
         self.resyncing = False  # dropped by the kill, no snapshot since
+        self.open = False  # a connection is up
         table.clients.append(self)
 
     @property
@@ -324,7 +344,7 @@ class Client:
             if self.table.refused or self.window.stopping:
                 await ws.close()
                 break
-            self.ws = ws
+            self.ws, self.open = ws, True
             self.snapshot_here = self.busy_here = False
             self.connected[0] += 1
             self.stats.connected_peak = max(self.stats.connected_peak, self.connected[0])
@@ -341,6 +361,7 @@ class Client:
                 pass
             finally:
                 beat.cancel()
+                self.open = False
                 self.connected[0] -= 1
                 self.ready.set()
                 self.connection_lost()
@@ -794,6 +815,7 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
             for group in groups:
                 if not group.refused and now - max(group.last_event, opened) > stuck_after:
                     stats.stuck_tables.add(group.id)
+                    _note_silence(stats, group, window, now, opened)
     # A last snapshot for the chip check, then close.
     for spectator in spectators:
         with contextlib.suppress(websockets.ConnectionClosed, AttributeError):
@@ -801,6 +823,12 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
     await asyncio.sleep(2)
     window.stopping = True
     stats.connected_at_end = connected[0]
+    for table, detail in stats.stuck_details.items():
+        group = next(g for g in groups if g.id == table)
+        ended = group.last_event > detail.pop("_from")
+        detail["silence_s"] = round((group.last_event if ended else time.monotonic())
+                                    - max(group.first_silence, opened), 1)
+        detail["recovered"] = ended
     everyone = [*seated, *spectators, *watchers]
     _fault_figures(stats, net, groups, everyone)
     for spectator in spectators:

@@ -5,7 +5,8 @@
   ``tables.selectors.chips_on_tables``) must be 0 — bots start at 0 and every
   buy-in is a ledger debit.
 * stuck: running tables whose turn deadline passed more than ``--late`` seconds
-  ago (the worker should have fired it) or that have players but no hand.
+  ago (the worker should have fired it; ``overdue`` gives each one's version and how
+  late it is) or that have players but no hand.
 * privacy (``--reveals FILE``): the hole cards the generator's spectators saw in
   snapshots without having seen their ``CardsShown`` (a missed message) are
   checked against the truth: the ``CardsShown`` events of the stored round log. A reveal the
@@ -38,15 +39,18 @@ def check(prefix: str, late_seconds: float = 5.0) -> dict[str, Any]:
         chips += sum(s.chips for s in game.seats(game.load(table.state)) if s is not None)
     balances = int(Player.objects.filter(name__startswith=f"{prefix}-")
                    .aggregate(total=Sum("balance"))["total"] or 0)
-    overdue = timezone.now() - timedelta(seconds=late_seconds)
-    stuck = list(tables.filter(status=TableStatus.RUNNING, deadline__lt=overdue)
-                 .values_list("pk", flat=True))
+    now = timezone.now()
+    overdue = {pk: {"version": version, "late_s": round((now - deadline).total_seconds(), 1)}
+               for pk, version, deadline in tables.filter(
+                   status=TableStatus.RUNNING, deadline__lt=now - timedelta(seconds=late_seconds))
+               .values_list("pk", "version", "deadline")}
     idle = list(tables.annotate(n=Count("seats")).filter(n__gte=2, current_hand__isnull=True)
                 .values_list("pk", flat=True))
     hands = Hand.objects.filter(table__in=tables)
     return {
         "tables": tables.count(), "balances": balances, "chips_on_tables": chips,
-        "chips_conserved": balances + chips == 0, "overdue_deadlines": stuck,
+        "chips_conserved": balances + chips == 0, "overdue_deadlines": sorted(overdue),
+        "overdue": {str(pk): late for pk, late in sorted(overdue.items())},
         "seated_without_hand": idle, "hands_finished": hands.filter(ended_at__isnull=False).count(),
     }
 
