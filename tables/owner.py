@@ -9,7 +9,7 @@ command is acknowledged, and its events are sent, only after that commit: what a
 client has seen is durable, and a crash loses only commands not yet acknowledged.
 
 * **Ownership** is a lease in Redis (``owner:<table>`` → the owner's process
-  channel, ``OWNER_LEASE_SECONDS``, renewed every second). The process a table's
+  channel, ``OWNER_LEASE_SECONDS``, renewed twice a second). The process a table's
   first connection reaches takes it (so a load balancer that sends every
   connection of table T to process ``T mod N`` makes each table's traffic local);
   other processes forward commands to the owner over the channel layer.
@@ -412,7 +412,7 @@ class Host:
     async def _take(self, table_id: int) -> bool:
         if self.redis is None:
             return True
-        ms = int(conf("OWNER_LEASE_SECONDS", 2.0) * 1000)
+        ms = int(conf("OWNER_LEASE_SECONDS", 3.0) * 1000)
         lost = await self.redis.eval(RENEW, 1, self.lease_key(table_id), self.channel, ms)
         return not lost
 
@@ -914,7 +914,7 @@ class Host:
             while True:
                 try:
                     return await asyncio.wait_for(asyncio.shield(future),
-                                                  conf("OWNER_LEASE_SECONDS", 2.0) / 4)
+                                                  conf("OWNER_LEASE_SECONDS", 3.0) / 4)
                 except TimeoutError:
                     if await self.owner_of(table_id) != owner:
                         return {"moved": True}  # it died (its lease ran out): again
@@ -995,7 +995,7 @@ class Host:
 
     async def _lease_loop(self) -> None:
         """Renew the leases of every table held here (loaded, loading, or in a
-        transaction of its own), once a second, in a thread with its own Redis
+        transaction of its own), twice a second, in a thread with its own Redis
         connection: a late event loop (overload, a long pause) must not let them expire
         while this process is alive, or another process would take its tables."""
         if self.redis is None:
@@ -1015,8 +1015,11 @@ class Host:
 
         url = _redis_url()
         client = redis.Redis.from_url(url)
-        ms = int(conf("OWNER_LEASE_SECONDS", 2.0) * 1000)
-        while not stop.wait(ms / 4000):  # four renewals per lease
+        ms = int(conf("OWNER_LEASE_SECONDS", 3.0) * 1000)
+        # Twice a second (at least four times per lease): a renewal may come more than
+        # a second late on a starved machine (a 2-second lease renewed every half second
+        # lapsed there, and the other process took tables that were still played here).
+        while not stop.wait(min(0.5, ms / 4000)):
             try:
                 ids = sorted(set(list(self.lives) + list(self.taking) + list(self.closed)))
                 client.zadd(self.hosts_key(), {self.channel: time.time() + ms / 1000})
@@ -1133,7 +1136,7 @@ class Host:
             ids = [i for i, o in zip(ids, owners, strict=True) if o is None]
             if not ids:
                 return []
-            ms = int(conf("OWNER_LEASE_SECONDS", 2.0) * 1000)
+            ms = int(conf("OWNER_LEASE_SECONDS", 3.0) * 1000)
             lost = await self.redis.eval(RENEW, len(ids), *[self.lease_key(i) for i in ids],
                                          self.channel, ms)
             taken = set(ids) - {ids[int(i) - 1] for i in lost}

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -20,24 +19,10 @@ from typing import Any
 
 import pytest
 
+from tests.scale.ports import free_port_pair
+
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port_pair() -> int:
-    """A base port B with B+1 and B+2 free (bin/scaleout listens on those)."""
-    for _ in range(50):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            base = int(probe.getsockname()[1]) - 1
-        try:
-            for port in (base + 1, base + 2):
-                with socket.socket() as sock:
-                    sock.bind(("127.0.0.1", port))
-        except OSError:
-            continue
-        return base
-    raise AssertionError("no two free consecutive ports")
 
 
 def database_url() -> str:

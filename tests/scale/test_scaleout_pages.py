@@ -21,26 +21,11 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.conftest import PASSWORD
+from tests.scale.ports import free_port_pair
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
 SCALEOUT = ROOT / "bin" / "scaleout"
-
-
-def free_port_pair() -> int:
-    """A base port B with B+1 and B+2 free (bin/scaleout listens on those)."""
-    for _ in range(50):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            base = int(probe.getsockname()[1]) - 1
-        try:
-            for port in (base + 1, base + 2):
-                with socket.socket() as sock:
-                    sock.bind(("127.0.0.1", port))
-        except OSError:
-            continue
-        return base
-    raise AssertionError("no two free consecutive ports")
 
 
 def database_url() -> str:
@@ -105,10 +90,8 @@ def test_the_scaleout_serves_every_page(tmp_path: Path, alice: Any, settings: An
     alice.save()
     table = create_table(creator=alice, name="Pages", settings={
         "structure": "NL", "small_blind": 1, "big_blind": 2, "seats": 6})
-    base = free_port_pair()
-    with socket.socket() as probe:  # the ACPC listener's port (docs/acpc.md)
-        probe.bind(("127.0.0.1", 0))
-        acpc_port = probe.getsockname()[1]
+    base = free_port_pair(3)
+    acpc_port = base + 3  # the ACPC listener's port (docs/acpc.md)
     env = {k: v for k, v in os.environ.items()
            if k not in ("DJANGO_DEBUG", "DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS")}
     env.update({"DATABASE_URL": database_url(), "REDIS_URL": redis_url,
