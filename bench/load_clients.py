@@ -200,7 +200,7 @@ def _note_silence(stats: Stats, group: TableClients, window: Window, now: float,
     began = max(group.last_event, opened)
     group.first_silence = began
     stats.stuck_details[group.id] = {
-        "_from": began, "silent_from_s": round(time.time() - (now - began) - window.start, 1),
+        "silent_from_s": round(time.time() - (now - began) - window.start, 1),
         "version": group.high,
         "connected": sum(1 for c in group.clients if c.open),
         "clients": len(group.clients)}
@@ -825,9 +825,9 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
     stats.connected_at_end = connected[0]
     for table, detail in stats.stuck_details.items():
         group = next(g for g in groups if g.id == table)
-        ended = group.last_event > detail.pop("_from")
+        ended = group.last_event > group.first_silence
         detail["silence_s"] = round((group.last_event if ended else time.monotonic())
-                                    - max(group.first_silence, opened), 1)
+                                    - group.first_silence, 1)
         detail["recovered"] = ended
     everyone = [*seated, *spectators, *watchers]
     _fault_figures(stats, net, groups, everyone)

@@ -86,6 +86,11 @@ def enabled() -> bool:
     return bool(settings.TABLES.get("OWNERS")) and connection.vendor == "postgresql"
 
 
+def lease_seconds() -> float:
+    """How long an ownership lease holds (``OWNER_LEASE_SECONDS``, docs/scale.md)."""
+    return float(conf("OWNER_LEASE_SECONDS", 3.0))
+
+
 def conf(name: str, default: Any) -> Any:
     return settings.TABLES.get(name, default)
 
@@ -412,7 +417,7 @@ class Host:
     async def _take(self, table_id: int) -> bool:
         if self.redis is None:
             return True
-        ms = int(conf("OWNER_LEASE_SECONDS", 3.0) * 1000)
+        ms = int(lease_seconds() * 1000)
         lost = await self.redis.eval(RENEW, 1, self.lease_key(table_id), self.channel, ms)
         return not lost
 
@@ -914,7 +919,7 @@ class Host:
             while True:
                 try:
                     return await asyncio.wait_for(asyncio.shield(future),
-                                                  conf("OWNER_LEASE_SECONDS", 3.0) / 4)
+                                                  lease_seconds() / 4)
                 except TimeoutError:
                     if await self.owner_of(table_id) != owner:
                         return {"moved": True}  # it died (its lease ran out): again
@@ -1015,7 +1020,7 @@ class Host:
 
         url = _redis_url()
         client = redis.Redis.from_url(url)
-        ms = int(conf("OWNER_LEASE_SECONDS", 3.0) * 1000)
+        ms = int(lease_seconds() * 1000)
         # Twice a second (at least four times per lease): a renewal may come more than
         # a second late on a starved machine (a 2-second lease renewed every half second
         # lapsed there, and the other process took tables that were still played here).
@@ -1136,7 +1141,7 @@ class Host:
             ids = [i for i, o in zip(ids, owners, strict=True) if o is None]
             if not ids:
                 return []
-            ms = int(conf("OWNER_LEASE_SECONDS", 3.0) * 1000)
+            ms = int(lease_seconds() * 1000)
             lost = await self.redis.eval(RENEW, len(ids), *[self.lease_key(i) for i in ids],
                                          self.channel, ms)
             taken = set(ids) - {ids[int(i) - 1] for i in lost}

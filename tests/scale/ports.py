@@ -19,7 +19,7 @@ def _ephemeral_start() -> int:
         return 32768
 
 
-def free_port_pair(count: int = 2) -> int:
+def free_port_base(count: int = 2) -> int:
     """A base port B with B+1 .. B+count free (B+1 and B+2: two Daphne processes),
     all below the ephemeral range."""
     top = _ephemeral_start() - count - 1

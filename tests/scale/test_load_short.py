@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.scale.ports import free_port_pair
+from tests.scale.ports import free_port_base
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +42,7 @@ def load_run(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[st
         pytest.fail("this test needs Redis: run it with REDIS_URL=redis://... (bin/test does)")
     env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": redis_url,
            "SCALEOUT_DIR": str(tmp_path), "PROCESSES": "2", "WORKERS": "1",
-           "PORT_BASE": str(free_port_pair()), "MIGRATE": "0", "ACPC_PORT": "0",
+           "PORT_BASE": str(free_port_base()), "MIGRATE": "0", "ACPC_PORT": "0",
            "CHANNELS_PREFIX": f"scale{os.getpid()}"}
     report_file = tmp_path / "report.json"
     try:

@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.conftest import PASSWORD
-from tests.scale.ports import free_port_pair
+from tests.scale.ports import free_port_base
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,7 +90,7 @@ def test_the_scaleout_serves_every_page(tmp_path: Path, alice: Any, settings: An
     alice.save()
     table = create_table(creator=alice, name="Pages", settings={
         "structure": "NL", "small_blind": 1, "big_blind": 2, "seats": 6})
-    base = free_port_pair(3)
+    base = free_port_base(3)
     acpc_port = base + 3  # the ACPC listener's port (docs/acpc.md)
     env = {k: v for k, v in os.environ.items()
            if k not in ("DJANGO_DEBUG", "DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS")}
