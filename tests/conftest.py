@@ -15,9 +15,35 @@ import pytest
 # with any server running on the machine: each keeps its cache keys (throttle
 # counters, presence), channel-layer names and ownership leases under a prefix of
 # its own, so that nothing a test sends (a revoked token's broadcast...) reaches
-# another's connections. Read by the settings, which load after this file.
-os.environ["CHANNELS_PREFIX"] = (f"{os.environ.get('CHANNELS_PREFIX', 'poker')}-test-"
-                                 f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}")
+# another's connections and no test resets another's counter. The base is
+# remembered in CHANNELS_PREFIX_BASE: workers inherit the controller's environment.
+_BASE = os.environ.setdefault("CHANNELS_PREFIX_BASE", os.environ.get("CHANNELS_PREFIX", "poker"))
+TEST_PREFIX = f"{_BASE}-test-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+os.environ["CHANNELS_PREFIX"] = TEST_PREFIX  # tables/owner.py, and servers a test starts
+
+
+def _prefix_loaded_settings() -> None:
+    """pytest-django loads the settings before this file: give them the prefix too.
+
+    The cache and the channel layer are built on first use, which comes later.
+    """
+    import sys
+
+    if "django.conf" not in sys.modules:  # -p no:django (tests/engine)
+        return
+    from django.conf import settings
+
+    if not settings.configured:
+        return
+    for layer in settings.CHANNEL_LAYERS.values():
+        if "prefix" in layer.get("CONFIG", {}):
+            layer["CONFIG"]["prefix"] = TEST_PREFIX
+    for cache in settings.CACHES.values():
+        if "KEY_PREFIX" in cache:
+            cache["KEY_PREFIX"] = TEST_PREFIX
+
+
+_prefix_loaded_settings()
 
 if TYPE_CHECKING:  # Django models are imported lazily: tests/engine runs without Django.
     from pytest_django.fixtures import Settings as SettingsWrapper

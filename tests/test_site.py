@@ -114,3 +114,20 @@ def test_static_files_under_daphne_with_debug_off(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_each_test_process_keeps_its_redis_keys_apart() -> None:
+    """Workers share one Redis: the cache and the channel layer use this process's prefix
+    (tests/conftest.py), so no worker resets another's counters or hears its groups."""
+    from django.conf import settings
+    from django.core.cache import caches
+
+    from tests.conftest import TEST_PREFIX
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    assert TEST_PREFIX.endswith(f"-test-{worker}") and os.environ["CHANNELS_PREFIX"] == TEST_PREFIX
+    if "KEY_PREFIX" in settings.CACHES["default"]:
+        assert caches["default"].key_prefix == TEST_PREFIX
+    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
+    if "prefix" in config:
+        assert config["prefix"] == TEST_PREFIX

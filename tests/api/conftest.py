@@ -7,14 +7,14 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from tests.cache import clear_cache
+
 
 @pytest.fixture(autouse=True)
 def _api_settings(settings: Any) -> None:
     settings.TABLES = {**settings.TABLES, "HOUSE_BOT_DELAY": 0.0, "WORKER_IN_PROCESS": False}
     settings.RESEARCH = {**settings.RESEARCH, "MATCHES_IN_THREAD": False}
-    from django.core.cache import cache
-
-    cache.clear()
+    clear_cache()  # the API's throttle counters (this process's keys only)
 
 
 def client_for(user: Any = None, token: str | None = None) -> APIClient:

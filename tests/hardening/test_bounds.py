@@ -39,6 +39,7 @@ from tables.wire import (
     dumps,
     load_json,
 )
+from tests.cache import clear_cache
 from tests.tables.helpers import assert_chips_conserved, sit, turn
 from tests.tables.ws import Client as WsClient
 from tests.tables.ws import _session_cookie
@@ -54,9 +55,7 @@ def nested(depth: int, inner: str = "1") -> str:
 @pytest.fixture(autouse=True)
 def _fast_tables(settings: Any) -> None:
     settings.TABLES = {**settings.TABLES, "HOUSE_BOT_DELAY": 0.0, "WORKER_IN_PROCESS": False}
-    from django.core.cache import cache
-
-    cache.clear()  # the API's throttle counters
+    clear_cache()  # the API's throttle counters (this process's keys only)
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from engine.registry import get_game
 from tables import services
 from tables.errors import TableError
 from tables.models import ChatMessage, Table
+from tests.cache import clear_cache
 from tests.hardening.test_bounds import (
     api_error,
     error_code,
@@ -33,9 +34,7 @@ INT32_MAX = 2**31 - 1
 @pytest.fixture(autouse=True)
 def _fast_tables(settings: Any) -> None:
     settings.TABLES = {**settings.TABLES, "HOUSE_BOT_DELAY": 0.0, "WORKER_IN_PROCESS": False}
-    from django.core.cache import cache
-
-    cache.clear()
+    clear_cache()  # the API's throttle counters (this process's keys only)
 
 
 def _column_type(table: str, column: str) -> str:

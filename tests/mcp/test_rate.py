@@ -7,12 +7,13 @@ import pytest
 from django.core.cache import cache
 
 from agents.server import over_rate
+from tests.cache import clear_cache
 
 
 def test_a_bot_over_its_rate_waits_and_others_do_not(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MCP_RATE_PER_MINUTE", "3")
     monkeypatch.setattr("agents.server.time.time", lambda: 6_000_030.0)  # mid-minute
-    cache.clear()
+    clear_cache()
     assert [over_rate(7) for _ in range(3)] == [0, 0, 0]
     assert over_rate(7) == 30  # to the next minute
     assert over_rate(8) == 0  # per bot
