@@ -132,7 +132,8 @@ def announce(*groups: str, reason: str) -> None:
             return
         for group in groups:
             try:
-                async_to_sync(layer.group_send)(group, {"type": REVOKED, "reason": reason})
+                async_to_sync(layer.group_send)(group, {"type": REVOKED, "reason": reason,
+                                                        "group": group})
             except Exception as error:  # the per-command check is the backstop
                 log.warning("could not announce %s to %s: %s", reason, group, error)
 

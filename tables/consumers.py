@@ -101,6 +101,11 @@ def _player_ids(user: Any, bot: Player | None) -> list[int]:
 
 
 class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
+    def needs_channel(self) -> bool:
+        # Live tables: the process's host delivers the table's events and credential
+        # announcements to its connections (join_table_groups).
+        return not owner.enabled()
+
     async def connect(self) -> None:
         conf = settings.TABLES
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -182,8 +187,10 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
             return bool(await self.join_groups(groups + others, self.joined, accepted=True))
         host = owner.host()
         await host.start()
-        if others and not await self.join_groups(others, self.joined, accepted=True):
+        if others and not await host.join_credentials(self, others):
+            await self.unavailable(accepted=True)
             return False
+        self.credential_groups = others
         host.attach(self.table_id, self, groups)
         self.attached = True
         return True
@@ -202,6 +209,7 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         # close at once) must not skip it, and a stale member only expires.
         if getattr(self, "attached", False):
             owner.host().detach(self.table_id, self)
+            owner.host().leave_credentials(self, self.credential_groups)
         if getattr(self, "registered", False):
             presence.writer().remove(self)
             await self.table_call(services.disconnect, channel_name=self.channel_name)

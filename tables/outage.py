@@ -149,12 +149,23 @@ class LayerGuard:
     """
 
     layer_error: BaseException | None = None
+    own_channel = True  # whether this connection has a channel of its own (see below)
+
+    def needs_channel(self) -> bool:
+        """Whether this connection receives through a channel-layer channel of its own
+        (``new_channel`` and a receive task per connection; the default). A consumer
+        whose messages reach it otherwise (a live table's connections, from the
+        process's host: tables.owner) answers False and gets a local name."""
+        return True
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         # AsyncConsumer.__call__ (channels 4), with the layer's new_channel guarded.
         self.scope = scope
         self.channel_layer = get_channel_layer(self.channel_layer_alias)  # type: ignore[attr-defined]
-        if self.channel_layer is not None:
+        self.own_channel = self.channel_layer is not None and self.needs_channel()
+        if not self.own_channel:
+            self.channel_name = f"local.{uuid.uuid4().hex}"
+        else:
             try:
                 self.channel_name = await asyncio.wait_for(
                     self.channel_layer.new_channel(), HANDSHAKE_LAYER_TIMEOUT)
@@ -165,7 +176,7 @@ class LayerGuard:
                 self.channel_name = f"unavailable.{uuid.uuid4().hex}"
         self.base_send = send
         try:
-            if self.channel_layer is not None:
+            if self.own_channel and self.channel_layer is not None:
                 self.channel_receive = functools.partial(self.channel_layer.receive,
                                                          self.channel_name)
                 await await_many_dispatch([receive, self.channel_receive],

@@ -59,6 +59,7 @@ from django.db import close_old_connections, connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.credentials import REVOKED
 from accounts.models import Player, User
 
 from . import fanout, presence, rowsql, services
@@ -338,6 +339,10 @@ class Host:
         self.subscribed: set[int] = set()  # relay channels this process listens to
         self.pubsub: Any = None
         self.checked_at = 0.0  # the last check of every connection's credential
+        # Credential groups (accounts.credentials) joined once for the whole process,
+        # with this process's connections in each: join_credentials().
+        self.credential_groups: dict[str, asyncio.Task[None]] = {}
+        self.credential_members: dict[str, set[Any]] = {}
         # Where clients reach this process (the discovery endpoint, route()).
         self.url = os.environ.get("TABLES_OWNER_URL", "")
 
@@ -846,6 +851,66 @@ class Host:
                     except Exception:  # a closing socket: its disconnect detaches it
                         log.debug("delivery to a closing connection failed", exc_info=True)
 
+    async def join_credentials(self, consumer: Any, groups: list[str]) -> bool:
+        """Close ``consumer`` at once when its credential ends (``auth.revoked`` sent
+        to one of ``groups``, :func:`accounts.credentials.announce`). The process, not
+        each connection, joins a group, once, through its own channel: a reconnection
+        storm (an owner killed, a thousand clients back at once) then costs no
+        channel-layer call per handshake for a known user, and no channel or receive
+        task of its own per connection. False if the channel layer failed (the
+        connection is refused, ``unavailable``); the once-a-second credential check
+        (:meth:`_credential_loop`) is the backstop for a lost announcement."""
+        from .outage import HANDSHAKE_LAYER_TIMEOUT
+
+        for group in groups:
+            self.credential_members.setdefault(group, set()).add(consumer)
+        layer = get_channel_layer()
+        if layer is None or not self.channel:
+            return True
+        joins = []
+        for group in groups:
+            task = self.credential_groups.get(group)
+            if task is None or (task.done() and (task.cancelled() or task.exception())):
+                task = asyncio.get_running_loop().create_task(
+                    layer.group_add(group, self.channel))
+                self.credential_groups[group] = task
+            joins.append(task)
+        try:
+            await asyncio.wait_for(asyncio.shield(asyncio.gather(*joins)),
+                                   HANDSHAKE_LAYER_TIMEOUT)
+        except Exception as error:
+            log.warning("channel layer unavailable: refusing a websocket: %r", error)
+            self.leave_credentials(consumer, groups)
+            return False
+        return True
+
+    def leave_credentials(self, consumer: Any, groups: list[str]) -> None:
+        """The connection closed: a group none of this process's connections needs is
+        left (best effort: an announcement to it is only ignored here)."""
+        layer = get_channel_layer()
+        for group in groups:
+            members = self.credential_members.get(group)
+            if members is None:
+                continue
+            members.discard(consumer)
+            if members:
+                continue
+            del self.credential_members[group]
+            task = self.credential_groups.pop(group, None)
+            if task is not None and layer is not None:
+                asyncio.get_running_loop().create_task(self._leave_group(layer, group, task))
+
+    async def _leave_group(self, layer: Any, group: str, joined: asyncio.Task[None]) -> None:
+        with contextlib.suppress(Exception):
+            await joined  # (a failed join left nothing to leave)
+            if group not in self.credential_groups:  # nobody joined it again meanwhile
+                await asyncio.wait_for(layer.group_discard(group, self.channel), 3.0)
+
+    def revoked(self, message: Json) -> None:
+        """``auth.revoked`` for a credential group: close its connections here."""
+        for consumer in list(self.credential_members.get(message.get("group", ""), ())):
+            asyncio.get_running_loop().create_task(consumer.auth_revoked(message))
+
     async def _credential_loop(self) -> None:
         """Every second, whether the credentials of this process's connections still
         hold, in one query for all the bots (instead of one per command); a connection
@@ -956,6 +1021,8 @@ class Host:
                 live = self.lives.get(message["table"])
                 if live is not None:
                     live.remote = True
+            elif kind == REVOKED:
+                self.revoked(message)
 
     async def _serve(self, message: Json) -> None:
         reply: Json = {"type": "owner.reply", "rid": message["rid"]}
@@ -1203,18 +1270,13 @@ def route(table_id: int) -> Json:
                     "path": f"/ws/tables/{table_id}/"}
     if not enabled() or not url:
         return answer
-    import redis
-
     prefix = _prefix()
-    client = redis.Redis.from_url(url)
-    try:
-        owner = client.get(f"{prefix}:owner:{table_id}")
-        hosts = {h.decode() for h in client.zrangebyscore(f"{prefix}:owner:hosts",
-                                                          time.time(), "+inf")}
-        urls = {k.decode(): v.decode()
-                for k, v in client.hgetall(f"{prefix}:owner:hosts:urls").items()}
-    finally:
-        client.close()
+    client = _sync_redis(url)
+    owner = client.get(f"{prefix}:owner:{table_id}")
+    hosts = {h.decode() for h in client.zrangebyscore(f"{prefix}:owner:hosts",
+                                                      time.time(), "+inf")}
+    urls = {k.decode(): v.decode()
+            for k, v in client.hgetall(f"{prefix}:owner:hosts:urls").items()}
     live = sorted({urls[h] for h in hosts if h in urls})
     answer["processes"] = len(hosts)
     if owner is not None:
@@ -1251,6 +1313,22 @@ def _redis_client() -> Any:
     return aioredis.Redis(connection_pool=pool)
 
 
+_sync_clients: dict[str, Any] = {}
+
+
+def _sync_redis(url: str) -> Any:
+    """One blocking Redis client per address for this process's threads (REST
+    commands, the worker): its connection pool is thread-safe and kept, instead of a
+    connection opened and closed per call."""
+    client = _sync_clients.get(url)
+    if client is None:
+        import redis
+
+        client = _sync_clients.setdefault(url, redis.Redis.from_url(
+            url, socket_connect_timeout=2, socket_timeout=5))
+    return client
+
+
 def relay_sync(batch: fanout.Batch) -> bool:
     """:func:`tables.fanout.publish` outside an event loop (a REST command): the table
     messages to every process's connections through the relay. False: nothing to do
@@ -1258,9 +1336,7 @@ def relay_sync(batch: fanout.Batch) -> bool:
     url = _redis_url()
     if not url:
         return False
-    import redis
-
-    client = redis.Redis.from_url(url)
+    client = _sync_redis(url)
     tables: dict[int, list[tuple[str, Json]]] = {}
     rest: fanout.Batch = []
     for group, message in batch:
@@ -1271,11 +1347,8 @@ def relay_sync(batch: fanout.Batch) -> bool:
             tables.setdefault(table_id, []).append((group, fanout.layer_message(group,
                                                                                  message)))
     prefix = _prefix()
-    try:
-        for table_id, messages in tables.items():
-            client.publish(f"{prefix}:relay:{table_id}", relay_payload("", messages))
-    finally:
-        client.close()
+    for table_id, messages in tables.items():
+        client.publish(f"{prefix}:relay:{table_id}", relay_payload("", messages))
     if rest:
         fanout.publish(rest, direct=True)
     return True
@@ -1307,13 +1380,7 @@ def owned_sync(table_ids: list[int]) -> set[int]:
     url = _redis_url()
     if not url or not table_ids:
         return set()
-    import redis
-
-    client = redis.Redis.from_url(url)
-    try:
-        leases = client.mget([f"{_prefix()}:owner:{t}" for t in table_ids])
-    finally:
-        client.close()
+    leases = _sync_redis(url).mget([f"{_prefix()}:owner:{t}" for t in table_ids])
     return {t for t, lease in zip(table_ids, leases, strict=True) if lease}
 
 

@@ -414,3 +414,52 @@ async def test_a_quiet_connection_waits_for_a_table_lock_not_for_a_group_commit(
         assert await asyncio.wait_for(attempt, 10) is False  # nothing changed
         await asyncio.to_thread(holder.join, 10)
         assert await sync(Connection.objects.filter(channel_name=f"quiet.{how}").exists)()
+
+
+async def test_live_table_connections_share_the_process_credential_groups(
+        alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A live table's websocket has no channel-layer channel of its own: the process's
+    host joins each credential group once for all its connections (a reconnection
+    storm costs no subscription per handshake), closes them all at once when the
+    credential ends (here before the once-a-second check could), and leaves a group
+    when its last connection closes."""
+    from channels.layers import get_channel_layer
+
+    from accounts.credentials import user_group, user_revoked
+
+    from ..tables.ws import open_client
+
+    monkeypatch.setattr(owner, "RECHECK_SECONDS", 3600.0)  # only the announcement closes
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    layer = get_channel_layer()
+    host = owner.host()
+    try:
+        async with running(host):
+            channels = len(layer.channels)
+            first = await open_client(table.pk, user=alice)
+            second = await open_client(table.pk, user=alice)
+            other = await open_client(table.pk, user=bob)
+            assert first.connected and second.connected and other.connected
+            assert any(m["type"] == "snapshot" for m in first.received)
+            assert len(layer.channels) == channels  # none per connection
+            members = host.credential_members[user_group(alice.pk)]
+            assert len(members) == 2
+            assert all(c.channel_name.startswith("local.") for c in members)
+            assert user_group(alice.pk) in host.credential_groups
+
+            await sync(user_revoked)(alice.pk, "password_changed")
+            for client in (first, second):
+                await client.drain(quiet=0.5)
+                assert client.received[-1]["code"] == "session_ended", client.received[-3:]
+                assert client.close_code == 4401
+            assert (await other.request({"type": "ping"}))[-1]["type"] == "pong"
+            assert user_group(alice.pk) in host.credential_members  # until the sockets end
+            for client in (first, second):
+                await client.close()  # the server's websocket.disconnect, as Daphne sends it
+            assert user_group(alice.pk) not in host.credential_members
+            assert user_group(alice.pk) not in host.credential_groups
+            assert user_group(bob.pk) in host.credential_groups
+            await other.close()
+    finally:
+        owner.reset()
+    await sync(assert_chips_conserved)()
