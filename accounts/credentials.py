@@ -29,13 +29,16 @@ from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
 from django.db.models import Exists
 from django.db.models.signals import pre_save
-from django.dispatch import receiver
+from django.dispatch import Signal, receiver
 from django.utils import timezone
 
 from .models import Player, User
 
 log = logging.getLogger(__name__)
 REVOKED = "auth.revoked"  # the channel-layer message type (handler: auth_revoked)
+announced = Signal()
+"""Sent with ``groups`` and ``reason`` as :func:`announce` sends its messages: live
+tables (tables.owner) hand it to their processes' connections their own way."""
 
 
 def bot_group(bot_id: int) -> str:
@@ -128,14 +131,14 @@ def announce(*groups: str, reason: str) -> None:
     channel layer is down, :meth:`Credential.valid` refuses their next command)."""
     def send() -> None:
         layer = get_channel_layer()
-        if layer is None:
-            return
-        for group in groups:
+        for group in groups if layer is not None else ():
             try:
-                async_to_sync(layer.group_send)(group, {"type": REVOKED, "reason": reason,
-                                                        "group": group})
+                async_to_sync(layer.group_send)(group, {"type": REVOKED, "reason": reason})
             except Exception as error:  # the per-command check is the backstop
                 log.warning("could not announce %s to %s: %s", reason, group, error)
+        for _receiver, error in announced.send_robust(None, groups=groups, reason=reason):
+            if error is not None:
+                log.warning("could not announce %s: %s", reason, error)
 
     transaction.on_commit(send)
 

@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class TablesConfig(AppConfig):
     default_auto_field = 'django.db.models.BigAutoField'
     name = 'tables'
+
+    def ready(self) -> None:
+        # Live tables hear of ended credentials in every process that announces one
+        # (a REST call, the admin, a management command): tables.owner.announce_revoked.
+        from . import owner  # noqa: F401

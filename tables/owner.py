@@ -57,9 +57,10 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections, connection, models, transaction
 from django.db.models import Q
+from django.dispatch import receiver
 from django.utils import timezone
 
-from accounts.credentials import REVOKED
+from accounts.credentials import REVOKED, announced
 from accounts.models import Player, User
 
 from . import fanout, presence, rowsql, services
@@ -341,7 +342,6 @@ class Host:
         self.checked_at = 0.0  # the last check of every connection's credential
         # Credential groups (accounts.credentials) joined once for the whole process,
         # with this process's connections in each: join_credentials().
-        self.credential_groups: dict[str, asyncio.Task[None]] = {}
         self.credential_members: dict[str, set[Any]] = {}
         # Where clients reach this process (the discovery endpoint, route()).
         self.url = os.environ.get("TABLES_OWNER_URL", "")
@@ -363,6 +363,15 @@ class Host:
             self.channel = await layer.new_channel(
                 f"owner.{socket.gethostname()}.{os.getpid()}.")
         self.redis = _redis_client()
+        if self.redis is not None:
+            # Connected now: handshakes subscribe at once, and concurrent first calls
+            # would each take a connection from the pool (redis-py's PubSub.connect),
+            # leaking all but one until the pool is empty.
+            self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await self.pubsub.connect()
+            except Exception as error:  # (Redis away: connected by the first use)
+                log.warning("Redis unreachable at start: %r", error)
         loop = asyncio.get_running_loop()
         for job in (self._commit_loop, self._receive_loop, self._lease_loop, self._lag_loop,
                     self._adopt_loop, self._relay_loop, self._credential_loop,
@@ -851,65 +860,60 @@ class Host:
                     except Exception:  # a closing socket: its disconnect detaches it
                         log.debug("delivery to a closing connection failed", exc_info=True)
 
+    def auth_key(self, group: str) -> str:
+        return f"{_prefix()}:auth:{group}"
+
     async def join_credentials(self, consumer: Any, groups: list[str]) -> bool:
-        """Close ``consumer`` at once when its credential ends (``auth.revoked`` sent
-        to one of ``groups``, :func:`accounts.credentials.announce`). The process, not
-        each connection, joins a group, once, through its own channel: a reconnection
-        storm (an owner killed, a thousand clients back at once) then costs no
-        channel-layer call per handshake for a known user, and no channel or receive
-        task of its own per connection. False if the channel layer failed (the
-        connection is refused, ``unavailable``); the once-a-second credential check
-        (:meth:`_credential_loop`) is the backstop for a lost announcement."""
+        """Close ``consumer`` at once when its credential ends (an announcement to one
+        of ``groups``, :func:`accounts.credentials.announce`, published to this
+        process by :func:`announce_revoked`). The process, not each connection,
+        listens, on its own Redis subscription (the relays' one): a handshake makes no
+        channel-layer call, and after an owner is killed a thousand reconnecting
+        clients do not queue behind each other's subscriptions. False if Redis failed
+        (the connection is refused, ``unavailable``); the once-a-second credential
+        check (:meth:`_credential_loop`) is the backstop for a lost announcement."""
         from .outage import HANDSHAKE_LAYER_TIMEOUT
 
+        new = [g for g in groups if g not in self.credential_members]
         for group in groups:
             self.credential_members.setdefault(group, set()).add(consumer)
-        layer = get_channel_layer()
-        if layer is None or not self.channel:
+        if not new or self.pubsub is None:
             return True
-        joins = []
-        for group in groups:
-            task = self.credential_groups.get(group)
-            if task is None or (task.done() and (task.cancelled() or task.exception())):
-                task = asyncio.get_running_loop().create_task(
-                    layer.group_add(group, self.channel))
-                self.credential_groups[group] = task
-            joins.append(task)
-        try:
-            await asyncio.wait_for(asyncio.shield(asyncio.gather(*joins)),
+        try:  # (one write; Redis's confirmations are read by the relay loop)
+            await asyncio.wait_for(self.pubsub.subscribe(*map(self.auth_key, new)),
                                    HANDSHAKE_LAYER_TIMEOUT)
         except Exception as error:
-            log.warning("channel layer unavailable: refusing a websocket: %r", error)
+            log.warning("Redis unavailable: refusing a websocket: %r", error)
             self.leave_credentials(consumer, groups)
             return False
         return True
 
     def leave_credentials(self, consumer: Any, groups: list[str]) -> None:
         """The connection closed: a group none of this process's connections needs is
-        left (best effort: an announcement to it is only ignored here)."""
-        layer = get_channel_layer()
+        no longer listened to (best effort: an announcement is then only ignored)."""
+        gone = []
         for group in groups:
             members = self.credential_members.get(group)
             if members is None:
                 continue
             members.discard(consumer)
-            if members:
-                continue
-            del self.credential_members[group]
-            task = self.credential_groups.pop(group, None)
-            if task is not None and layer is not None:
-                asyncio.get_running_loop().create_task(self._leave_group(layer, group, task))
+            if not members:
+                del self.credential_members[group]
+                gone.append(self.auth_key(group))
+        if gone and self.pubsub is not None:
+            asyncio.get_running_loop().create_task(self._unsubscribe(gone))
 
-    async def _leave_group(self, layer: Any, group: str, joined: asyncio.Task[None]) -> None:
-        with contextlib.suppress(Exception):
-            await joined  # (a failed join left nothing to leave)
-            if group not in self.credential_groups:  # nobody joined it again meanwhile
-                await asyncio.wait_for(layer.group_discard(group, self.channel), 3.0)
+    async def _unsubscribe(self, keys: list[str]) -> None:
+        try:
+            await self.pubsub.unsubscribe(*keys)
+        except Exception as error:
+            log.warning("unsubscribing %d credential groups failed: %r", len(keys), error)
 
-    def revoked(self, message: Json) -> None:
-        """``auth.revoked`` for a credential group: close its connections here."""
-        for consumer in list(self.credential_members.get(message.get("group", ""), ())):
-            asyncio.get_running_loop().create_task(consumer.auth_revoked(message))
+    def revoked(self, group: str, reason: str) -> None:
+        """A credential group's announcement: close its connections here."""
+        for consumer in list(self.credential_members.get(group, ())):
+            asyncio.get_running_loop().create_task(
+                consumer.auth_revoked({"type": REVOKED, "reason": reason}))
 
     async def _credential_loop(self) -> None:
         """Every second, whether the credentials of this process's connections still
@@ -941,16 +945,20 @@ class Host:
 
     async def _relay_loop(self) -> None:
         """Events of tables owned elsewhere, for this process's connections."""
-        if self.redis is None:
+        if self.pubsub is None:
             return
-        self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await self.pubsub.subscribe(self.relay_key(0))
+        auth = self.auth_key("")
         while True:
             try:
                 message = await self.pubsub.get_message(timeout=1.0)
                 if message is None:
                     continue
-                table_id = int(message["channel"].decode().rsplit(":", 1)[1])
+                channel = message["channel"].decode()
+                if channel.startswith(auth):
+                    self.revoked(channel[len(auth):], message["data"].decode())
+                    continue
+                table_id = int(channel.rsplit(":", 1)[1])
                 data = json.loads(message["data"])
                 if data["from"] == self.channel:
                     continue  # (its own: delivered here already)
@@ -1021,8 +1029,6 @@ class Host:
                 live = self.lives.get(message["table"])
                 if live is not None:
                     live.remote = True
-            elif kind == REVOKED:
-                self.revoked(message)
 
     async def _serve(self, message: Json) -> None:
         reply: Json = {"type": "owner.reply", "rid": message["rid"]}
@@ -1284,6 +1290,19 @@ def route(table_id: int) -> Json:
     if live:
         answer["by_rule"] = live[table_id % len(live)]
     return answer
+
+
+@receiver(announced)
+def announce_revoked(sender: Any, *, groups: tuple[str, ...], reason: str,
+                     **kwargs: Any) -> None:
+    """A credential ended (:func:`accounts.credentials.announce`): tell every process's
+    host, which closes its table connections in those groups (:meth:`Host.revoked`)."""
+    url = _redis_url()
+    if not enabled() or not url:
+        return
+    client, prefix = _sync_redis(url), _prefix()
+    for group in groups:
+        client.publish(f"{prefix}:auth:{group}", reason)
 
 
 def relay_payload(sender: str, messages: list[tuple[str, Json]]) -> str:

@@ -419,10 +419,11 @@ async def test_a_quiet_connection_waits_for_a_table_lock_not_for_a_group_commit(
 async def test_live_table_connections_share_the_process_credential_groups(
         alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A live table's websocket has no channel-layer channel of its own: the process's
-    host joins each credential group once for all its connections (a reconnection
-    storm costs no subscription per handshake), closes them all at once when the
-    credential ends (here before the once-a-second check could), and leaves a group
-    when its last connection closes."""
+    host listens to each credential group once, on its own Redis subscription, for all
+    its connections (a reconnection storm costs no channel-layer call per handshake),
+    closes them all at once when the credential ends (here before the once-a-second
+    check could), and stops listening when the group's last connection closes."""
+    import redis
     from channels.layers import get_channel_layer
 
     from accounts.credentials import user_group, user_revoked
@@ -432,7 +433,13 @@ async def test_live_table_connections_share_the_process_credential_groups(
     monkeypatch.setattr(owner, "RECHECK_SECONDS", 3600.0)  # only the announcement closes
     (table,) = await sync(tables_with_players)(1, alice, bob)
     layer = get_channel_layer()
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
     host = owner.host()
+
+    def listeners(user: Any) -> int:
+        return dict(client.pubsub_numsub(host.auth_key(user_group(user.pk))))[
+            host.auth_key(user_group(user.pk)).encode()]
+
     try:
         async with running(host):
             channels = len(layer.channels)
@@ -445,21 +452,43 @@ async def test_live_table_connections_share_the_process_credential_groups(
             members = host.credential_members[user_group(alice.pk)]
             assert len(members) == 2
             assert all(c.channel_name.startswith("local.") for c in members)
-            assert user_group(alice.pk) in host.credential_groups
+            assert listeners(alice) == 1 and listeners(bob) == 1  # the process, once
 
             await sync(user_revoked)(alice.pk, "password_changed")
-            for client in (first, second):
-                await client.drain(quiet=0.5)
-                assert client.received[-1]["code"] == "session_ended", client.received[-3:]
-                assert client.close_code == 4401
+            for ws in (first, second):
+                await ws.drain(quiet=0.5)
+                assert ws.received[-1]["code"] == "session_ended", ws.received[-3:]
+                assert ws.close_code == 4401
             assert (await other.request({"type": "ping"}))[-1]["type"] == "pong"
-            assert user_group(alice.pk) in host.credential_members  # until the sockets end
-            for client in (first, second):
-                await client.close()  # the server's websocket.disconnect, as Daphne sends it
+            assert listeners(alice) == 1  # until the sockets end
+            for ws in (first, second):
+                await ws.close()  # the server's websocket.disconnect, as Daphne sends it
+            await asyncio.sleep(0.2)  # (the unsubscription is sent in a task)
             assert user_group(alice.pk) not in host.credential_members
-            assert user_group(alice.pk) not in host.credential_groups
-            assert user_group(bob.pk) in host.credential_groups
+            assert listeners(alice) == 0 and listeners(bob) == 1
             await other.close()
     finally:
         owner.reset()
+        client.close()
     await sync(assert_chips_conserved)()
+
+
+async def test_a_storm_of_handshakes_at_start_shares_one_redis_subscription() -> None:
+    """Hundreds of connections arriving as the process starts (clients of a killed
+    owner) each listen to their credential groups at once: one subscription
+    connection for all, the pool is not drained (redis-py's PubSub takes a connection
+    per concurrent first call), and every handshake goes on."""
+
+    class Connection:
+        pass
+
+    host = owner.Host()
+    try:
+        async with running(host):
+            joins = [host.join_credentials(Connection(), [f"auth.bot.{n}", "auth.owner.1"])
+                     for n in range(200)]
+            assert all(await asyncio.wait_for(asyncio.gather(*joins), 5))
+            assert len(host.credential_members["auth.owner.1"]) == 200
+            assert await asyncio.wait_for(host.redis.ping(), 2)  # the pool still serves
+    finally:
+        owner.reset()
