@@ -190,7 +190,6 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         if others and not await host.join_credentials(self, others):
             await self.unavailable(accepted=True)
             return False
-        self.credential_groups = others
         host.attach(self.table_id, self, groups)
         self.attached = True
         return True
@@ -209,7 +208,7 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         # close at once) must not skip it, and a stale member only expires.
         if getattr(self, "attached", False):
             owner.host().detach(self.table_id, self)
-            owner.host().leave_credentials(self, self.credential_groups)
+            owner.host().leave_credentials(self, self.credential.groups if self.credential else [])
         if getattr(self, "registered", False):
             presence.writer().remove(self)
             await self.table_call(services.disconnect, channel_name=self.channel_name)

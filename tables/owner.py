@@ -60,12 +60,13 @@ from django.db.models import Q
 from django.dispatch import receiver
 from django.utils import timezone
 
-from accounts.credentials import REVOKED, announced
+from accounts.credentials import REVOKED, announced, still_valid
 from accounts.models import Player, User
 
 from . import fanout, presence, rowsql, services
 from .errors import TableError
 from .models import Hand, Seat, Table, TableStatus
+from .outage import HANDSHAKE_LAYER_TIMEOUT
 from .runtime import HAND_DEFER, RUNTIME_FIELDS, NeedsTransaction, TableRun
 
 log = logging.getLogger(__name__)
@@ -872,8 +873,6 @@ class Host:
         clients do not queue behind each other's subscriptions. False if Redis failed
         (the connection is refused, ``unavailable``); the once-a-second credential
         check (:meth:`_credential_loop`) is the backstop for a lost announcement."""
-        from .outage import HANDSHAKE_LAYER_TIMEOUT
-
         new = [g for g in groups if g not in self.credential_members]
         for group in groups:
             self.credential_members.setdefault(group, set()).add(consumer)
@@ -919,8 +918,6 @@ class Host:
         """Every second, whether the credentials of this process's connections still
         hold, in one query for all the bots (instead of one per command); a connection
         whose credential ended is closed (``session_ended``, docs/security.md)."""
-        from accounts.credentials import still_valid
-
         from .consumers import ENDED
 
         while True:

@@ -15,17 +15,10 @@ def clear_cache() -> None:
     from django.core.cache.backends.redis import RedisCache
 
     cache = caches["default"]  # the backend itself (django.core.cache.cache is a proxy)
-
     if not isinstance(cache, RedisCache):
         cache.clear()  # this process's memory
         return
     client = cache._cache.get_client(write=True)
-    pattern = cache.make_key("*")  # "<prefix>:<version>:*": the cache's keys only
-    batch: list[bytes] = []
-    for key in client.scan_iter(match=pattern, count=1000):
-        batch.append(key)
-        if len(batch) >= 1000:
-            client.delete(*batch)
-            batch.clear()
-    if batch:
-        client.delete(*batch)
+    keys = list(client.scan_iter(match=cache.make_key("*"), count=1000))  # "<prefix>:<version>:*"
+    if keys:
+        client.delete(*keys)
