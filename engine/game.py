@@ -129,10 +129,17 @@ class Event:
 
     def to_json(self) -> Json:
         """All fields as plain JSON types (cards as text), plus ``"type"``."""
-        data: Json = {"type": type(self).__name__}
-        for item in fields(self):
-            data[item.name] = _plain(getattr(self, item.name))
+        cls = type(self)
+        names = _FIELD_NAMES.get(cls)
+        if names is None:
+            names = _FIELD_NAMES[cls] = tuple(item.name for item in fields(cls))
+        data: Json = {"type": cls.__name__}
+        for name in names:
+            data[name] = _plain(getattr(self, name))
         return data
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # per event class (``fields()`` is slow)
 
 
 # Platform events: every game emits these (or subclasses of them, which keep

@@ -23,7 +23,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from engine.actions import Action
@@ -140,7 +140,7 @@ class TableSettings:
     def to_json(self) -> dict[str, Any]:
         """Plain dict (``variant`` and ``bring_in`` only where they apply: hold'em's
         settings keep their shape)."""
-        data = asdict(self)
+        data = {name: getattr(self, name) for name in _SETTINGS_FIELDS}
         if self.variant == "holdem":
             del data["variant"]
         if not self.bring_in:
@@ -187,7 +187,13 @@ class Seat:
 
     def to_json(self) -> dict[str, Any]:
         """Plain dict."""
-        return asdict(self)
+        return {name: getattr(self, name) for name in _SEAT_FIELDS}
+
+
+# Field names, read once (``dataclasses.asdict`` deep-copies every value, and every
+# group commit of a live table writes its whole state; these values are all flat).
+_SETTINGS_FIELDS = tuple(f.name for f in fields(TableSettings))
+_SEAT_FIELDS = tuple(f.name for f in fields(Seat))
 
 
 @dataclass(slots=True)

@@ -11,10 +11,11 @@ model instances the ORM would give.
 
 from __future__ import annotations
 
+import datetime
 from functools import cache
 from typing import Any, TypeVar
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from psycopg.types.json import Jsonb
 
 from . import wire
@@ -145,26 +146,132 @@ def _update_sql(model: type[models.Model],
             f"WHERE {quote(meta.pk.column)} = %s", columns)
 
 
+# -- many rows in one statement (PostgreSQL): the rows travel as one JSON document
+#
+# The owner's group commit writes the rows of many tables at once. Sent as one
+# statement per row (``executemany``), each row costs a Bind/Execute and a result
+# that psycopg handles in Python, in the committer's thread, under the interpreter
+# lock the event loop needs; as one JSON array (encoded by orjson) read back by
+# ``jsonb_to_recordset``, a batch is one statement and one round trip.
+
+
+def record(obj: models.Model, columns: list[tuple[Any, str]], *,
+           add: bool = False) -> dict[str, Any]:
+    """``obj``'s values of these fields as one JSON object keyed by column, plus its
+    primary key if it has one: a row for :func:`update_from` or :func:`insert_from`.
+
+    The values are what ``save()`` writes (each field's ``pre_save`` when adding);
+    numbers, text, booleans, JSON and timestamps as they are (the fields' own
+    preparation changes nothing for these, and was most of a commit's work in
+    Python), any other field through its ``get_db_prep_save``."""
+    row: dict[str, Any] = {}
+    real = connections[DEFAULT_DB_ALIAS]
+    for field, kind in columns:
+        value = field.pre_save(obj, add) if add else getattr(obj, field.attname)
+        if value is None or kind == _PLAIN:
+            pass
+        elif kind == _TIMESTAMP:
+            value = value.isoformat()  # what PostgreSQL reads back
+        else:
+            value = field.get_db_prep_save(value, real)
+            if type(value) is Jsonb:
+                value = value.obj
+            elif isinstance(value, datetime.date | datetime.time):
+                value = value.isoformat()
+            elif value is not None and not isinstance(value, str | int | float):
+                value = str(value)  # Decimal, UUID: their text form
+        row[field.column] = value
+    if obj.pk is not None:
+        row[obj._meta.pk.column] = obj.pk
+    return row
+
+
+_PLAIN, _TIMESTAMP, _OTHER = "plain", "timestamp", "other"
+_PLAIN_TYPES = frozenset({
+    "AutoField", "BigAutoField", "SmallAutoField", "IntegerField", "BigIntegerField",
+    "SmallIntegerField", "PositiveIntegerField", "PositiveBigIntegerField",
+    "PositiveSmallIntegerField", "CharField", "TextField", "BooleanField", "JSONField"})
+
+
+def _kind(field: Any) -> str:
+    """How :func:`record` writes a field's value (a foreign key as its target's)."""
+    target = field.target_field if field.is_relation else field
+    internal = target.get_internal_type()
+    if internal in _PLAIN_TYPES:
+        return _PLAIN
+    return _TIMESTAMP if internal == "DateTimeField" else _OTHER
+
+
+def update_from(model: type[models.Model], fields: tuple[str, ...], objs: list[models.Model],
+                expected: list[int] | None = None) -> tuple[str, list[Any]]:
+    """One ``UPDATE`` of these fields of ``objs`` (rows of ``model``) and its parameter.
+
+    With ``expected`` (one version per object) a row is written only if its
+    ``version`` column still holds that value, and the statement returns the primary
+    keys written (optimistic concurrency: the others changed meanwhile)."""
+    sql, columns = _update_from_sql(model, fields, expected is not None)
+    rows = [record(obj, columns) for obj in objs]
+    if expected is not None:
+        for row, version in zip(rows, expected, strict=True):
+            row[_EXPECTED] = version
+    return sql, [Jsonb(rows, dumps=wire.dumps_bytes)]
+
+
+def insert_from(objs: list[models.Model]) -> list[tuple[str, list[Any]]]:
+    """What ``bulk_create(objs)`` writes: one ``INSERT`` and its parameter per model
+    and primary-key presence (the objects' own primary keys are not read back)."""
+    batches: dict[tuple[str, bool], tuple[str, list[Any], list[dict[str, Any]]]] = {}
+    for obj in objs:
+        model, with_pk = type(obj), obj.pk is not None
+        key = (model._meta.label, with_pk)
+        if key not in batches:
+            batches[key] = (*_insert_from_sql(model, with_pk), [])
+        _, columns, rows = batches[key]
+        rows.append(record(obj, columns, add=True))
+    return [(sql, [Jsonb(rows, dumps=wire.dumps_bytes)]) for sql, _, rows in batches.values()]
+
+
+_EXPECTED = "expected__version"
+
+
+def _definition(field: Any) -> str:
+    return f"{connection.ops.quote_name(field.column)} {field.db_type(connection)}"
+
+
 @cache
-def _insert_sql(model: type[models.Model], with_pk: bool) -> tuple[str, list[Any]]:
-    """``INSERT … VALUES (%s, …)`` of one row: every concrete field, the primary key
-    only if ``with_pk`` (else the database numbers the row)."""
+def _update_from_sql(model: type[models.Model], fields: tuple[str, ...],
+                     versioned: bool) -> tuple[str, list[tuple[Any, str]]]:
     quote = connection.ops.quote_name
     meta = model._meta
-    columns = [f for f in meta.concrete_fields if with_pk or f is not meta.pk]
-    return (f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in columns)}) "
-            f"VALUES ({', '.join(['%s'] * len(columns))})", columns)
+    columns = [meta.get_field(name) for name in fields]
+    pk = quote(meta.pk.column)
+    names = [quote(f.column) for f in columns]
+    definitions = [_definition(f) for f in columns] + [_definition(meta.pk)]
+    where = f"t.{pk} = v.{pk}"
+    if versioned:
+        definitions.append(f"{quote(_EXPECTED)} bigint")
+        where += f" AND t.{quote('version')} = v.{quote(_EXPECTED)}"
+    sql = (f"UPDATE {quote(meta.db_table)} AS t SET "
+           f"{', '.join(f'{name} = v.{name}' for name in names)} "
+           f"FROM jsonb_to_recordset(%s) AS v({', '.join(definitions)}) WHERE {where}")
+    if versioned:
+        sql += f" RETURNING t.{pk}"
+    return sql, [(f, _kind(f)) for f in columns]
 
 
-def insert_values(objs: list[models.Model]) -> dict[tuple[str, ...], tuple[str, list[list[Any]]]]:
-    """What ``bulk_create(objs)`` writes, as one ``INSERT`` statement per model and
-    primary-key presence with a parameter row per object (for ``executemany``); the
-    objects' own primary keys are not read back."""
-    batches: dict[tuple[str, ...], tuple[str, list[list[Any]]]] = {}
-    for obj in objs:
-        model = type(obj)
-        sql, columns = _insert_sql(model, obj.pk is not None)
-        entry = batches.setdefault((model._meta.label, sql), (sql, []))
-        entry[1].append(db_values(obj, columns, add=True))
-    return batches
-
+@cache
+def _insert_from_sql(model: type[models.Model],
+                     with_pk: bool) -> tuple[str, list[tuple[Any, str]]]:
+    quote = connection.ops.quote_name
+    meta = model._meta
+    columns = [f for f in meta.concrete_fields if f is not meta.pk]
+    definitions = [_definition(f) for f in columns]
+    if with_pk:
+        definitions.append(_definition(meta.pk))
+        columns_sql = [quote(f.column) for f in [*columns, meta.pk]]
+    else:
+        columns_sql = [quote(f.column) for f in columns]
+    return (f"INSERT INTO {quote(meta.db_table)} ({', '.join(columns_sql)}) "
+            f"SELECT {', '.join(f'v.{c}' for c in columns_sql)} "
+            f"FROM jsonb_to_recordset(%s) AS v({', '.join(definitions)})",
+            [(f, _kind(f)) for f in columns])

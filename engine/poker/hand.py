@@ -41,7 +41,7 @@ by the best visible hand:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.actions import Action, ActionKind
@@ -171,18 +171,22 @@ class HandSetup:
 
     def to_json(self) -> dict[str, Any]:
         """Plain-JSON form (tuples become lists)."""
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+        return {name: list(v) if isinstance(v := getattr(self, name), tuple) else v
+                for name in _SETUP_FIELDS}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> HandSetup:
         """Inverse of :meth:`to_json`."""
         try:
-            fields: dict[str, Any] = {
+            values: dict[str, Any] = {
                 k: tuple(v) if isinstance(v, list) else v for k, v in data.items()
             }
-            return cls(**fields)
+            return cls(**values)
         except TypeError as error:
             raise MalformedAction("bad_setup", f"Bad hand setup: {error}.") from None
+
+
+_SETUP_FIELDS = tuple(f.name for f in fields(HandSetup))  # (all flat: no asdict)
 
 
 @dataclass(frozen=True, slots=True)

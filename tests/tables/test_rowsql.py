@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from django.db import connection, models
+from django.utils import timezone
 
 from tables import rowsql, services
 from tables.models import Hand, HandPlayer, Seat, Table
@@ -54,10 +56,11 @@ def test_update_row_writes_only_the_named_fields(alice: Any, bob: Any) -> None:
     assert stored.name == "Rows"
 
 
-def test_insert_values_write_what_bulk_create_would(alice: Any, bob: Any) -> None:
+@pytest.mark.postgres
+def test_insert_from_writes_what_bulk_create_would(alice: Any, bob: Any) -> None:
     table = _playing_table(alice, bob)
     _, hand, _, _ = turn(table.pk)
-    detail = {"stack": 198, 3: ["As", "Kd"], "name": "Äö ♠"}  # an int key, non-ASCII
+    detail = {"stack": 198, 3: ["As", "Kd"], "name": "Äö ♠ \"quoted\" \\"}  # int key, text
     rows = [HandPlayer(hand_id=hand, player=None, name=f"p{i}", seat=i, position=i,
                        net=2**40 * (1 - 2 * i), detail=detail, secret={})
             for i in range(2)]
@@ -66,16 +69,72 @@ def test_insert_values_write_what_bulk_create_would(alice: Any, bob: Any) -> Non
            for i in range(2)]
     HandPlayer.objects.bulk_create(orm)
     with connection.cursor() as cursor:
-        for sql, params in rowsql.insert_values(rows).values():
-            assert sql.startswith("INSERT") and len(params) == 2
-            cursor.executemany(sql, params)
+        statements = rowsql.insert_from(rows)
+        assert len(statements) == 1  # two rows, one statement
+        for sql, params in statements:
+            assert sql.startswith("INSERT")
+            cursor.execute(sql, params)
     stored = list(HandPlayer.objects.filter(hand_id=hand).order_by("pk"))
     assert len(stored) == 4
     by_orm, by_rowsql = stored[:2], stored[2:]
     for a, b in zip(by_orm, by_rowsql, strict=True):
         assert {k: v for k, v in _values(a).items() if k != "id"} == {
             k: v for k, v in _values(b).items() if k != "id"}
-    assert by_rowsql[0].detail == {"stack": 198, "3": ["As", "Kd"], "name": "Äö ♠"}
+    assert by_rowsql[0].detail == {"stack": 198, "3": ["As", "Kd"],
+                                   "name": "Äö ♠ \"quoted\" \\"}
+
+
+@pytest.mark.postgres
+def test_insert_from_keeps_given_keys_and_every_kind_of_value(alice: Any, bob: Any) -> None:
+    table = _playing_table(alice, bob)
+    source = Hand.objects.get(pk=turn(table.pk)[1])
+    copy = Hand.objects.get(pk=source.pk)
+    copy.pk = source.pk + 1000
+    copy.number = 77
+    copy.ended_at = None  # NULL, a timestamp, JSON lists and objects
+    copy.record = {"none": None, "list": [], "float": 0.1, "big": 2**62}
+    with connection.cursor() as cursor:
+        for sql, params in rowsql.insert_from([copy]):
+            cursor.execute(sql, params)
+    stored = Hand.objects.get(pk=source.pk + 1000)
+    expected = _values(copy)
+    assert _values(stored) == expected and stored.record["none"] is None
+    assert stored.started_at == source.started_at and stored.events == source.events
+
+
+@pytest.mark.postgres
+def test_update_from_writes_the_named_fields_of_every_row(alice: Any, bob: Any) -> None:
+    table = _playing_table(alice, bob)
+    moment = timezone.now().replace(microsecond=123456)
+    rows = []
+    for i, seat in enumerate(Seat.objects.filter(table=table).order_by("number")):
+        seat.stack, seat.disconnected_at = 1000 + i, moment if i else None
+        seat.state = "not written"
+        rows.append(seat)
+    sql, params = rowsql.update_from(Seat, ("stack", "disconnected_at"), rows)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+    stored = list(Seat.objects.filter(table=table).order_by("number"))
+    assert [(s.stack, s.disconnected_at) for s in stored] == [(1000, None), (1001, moment)]
+    assert "not written" not in {s.state for s in stored}
+
+
+@pytest.mark.postgres
+def test_update_from_with_versions_writes_only_rows_still_at_them(alice: Any, bob: Any) -> None:
+    one, two = _playing_table(alice, bob), services.create_table(
+        creator=alice, name="Other", settings={"structure": "NL", "small_blind": 1,
+                                               "big_blind": 2, "seats": 2})
+    mine = [Table.objects.get(pk=one.pk), Table.objects.get(pk=two.pk)]
+    expected = [t.version for t in mine]
+    Table.objects.filter(pk=two.pk).update(version=expected[1] + 5)  # moved behind us
+    for t in mine:
+        t.state, t.version = {"changed": [1, 2, 3]}, t.version + 1
+    sql, params = rowsql.update_from(Table, ("state", "version"), mine, expected=expected)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        assert [pk for (pk,) in cursor.fetchall()] == [one.pk]
+    assert Table.objects.get(pk=one.pk).state == {"changed": [1, 2, 3]}
+    assert Table.objects.get(pk=two.pk).version == expected[1] + 5
 
 
 def test_update_rows_writes_each_row(alice: Any, bob: Any) -> None:
