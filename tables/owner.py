@@ -233,12 +233,12 @@ def write_cuts(cuts: list[Cut]) -> None:
 
 
 def _write(cuts: list[Cut]) -> None:
-    """The commit's statements: one per kind of row, whatever the number of tables.
+    """The commit's statements, each sent once per row in one pipeline.
 
-    The rows travel as one JSON document per statement (``rowsql.update_from``,
-    ``insert_from``), bound by the server, and the few statements are prepared once
-    per connection: this thread holds the interpreter lock little, and gives it up
-    only a few times per commit, while the event loop serves the tables."""
+    Parameters are bound by the server (no quoting of every value into the SQL text
+    in Python) and prepared from the values as they are (``rowsql.update_many``); the
+    few statements are prepared once per connection: this thread holds the
+    interpreter lock less while the event loop serves the tables."""
     conn = connection.connection
     threshold = conn.prepare_threshold
     conn.prepare_threshold = 0
@@ -250,10 +250,14 @@ def _write(cuts: list[Cut]) -> None:
 
 
 def _write_rows(cursor: psycopg.Cursor[Any], cuts: list[Cut]) -> None:
-    sql, params = rowsql.update_from(Table, RUNTIME_FIELDS, [c.table for c in cuts],
-                                     expected=[c.expected for c in cuts])
-    cursor.execute(sql, params)
-    written = {pk for (pk,) in cursor.fetchall()}
+    sql, rows = rowsql.update_many(Table, RUNTIME_FIELDS, [c.table for c in cuts],
+                                   expected=[c.expected for c in cuts])
+    cursor.executemany(sql, rows, returning=True)
+    written: set[int] = set()
+    while True:
+        written.update(pk for (pk,) in cursor.fetchall())
+        if not cursor.nextset():
+            break
     missed = [c.table.pk for c in cuts if c.table.pk not in written]
     if missed:  # another writer moved these versions meanwhile (or they are gone)
         cursor.execute("SELECT id, version FROM tables_table WHERE id = ANY(%s)", [missed])
@@ -265,10 +269,10 @@ def _write_rows(cursor: psycopg.Cursor[Any], cuts: list[Cut]) -> None:
         for row, fields in cut.updates:
             updates.setdefault((type(row), fields), []).append(row)
         inserts.extend(cut.inserts)
-    for sql, params in rowsql.insert_from(inserts):
-        cursor.execute(sql, params)
+    for sql, params in rowsql.insert_many(inserts):
+        cursor.executemany(sql, params)
     for (model, fields), objs in updates.items():
-        cursor.execute(*rowsql.update_from(model, fields, objs))
+        cursor.executemany(*rowsql.update_many(model, fields, objs))
 
 
 def load_many(table_ids: list[int]) -> list[TableRun]:

@@ -11,7 +11,6 @@ model instances the ORM would give.
 
 from __future__ import annotations
 
-import datetime
 from functools import cache
 from typing import Any, TypeVar
 
@@ -86,21 +85,14 @@ def update_row(obj: models.Model, fields: tuple[str, ...]) -> None:
         cursor.execute(sql, [*db_values(obj, columns), obj.pk])
 
 
-def update_many(model: type[models.Model], objs: list[models.Model],
-                fields: tuple[str, ...]) -> tuple[str, list[list[Any]]]:
-    """The ``UPDATE`` of these fields of ``objs`` (one ``model``) and a parameter row
-    per object, for ``executemany``."""
-    sql, columns = _update_sql(model, fields)
-    return sql, [[*db_values(o, columns), o.pk] for o in objs]
-
-
 def update_rows(objs: list[models.Model], fields: tuple[str, ...]) -> None:
     """:func:`update_row` for many rows of one model: one statement, sent once per row
     (``executemany``)."""
     if not objs:
         return
+    sql, columns = _update_sql(type(objs[0]), fields)
     with connection.cursor() as cursor:
-        cursor.executemany(*update_many(type(objs[0]), objs, fields))
+        cursor.executemany(sql, [[*db_values(o, columns), o.pk] for o in objs])
 
 
 @cache
@@ -146,132 +138,97 @@ def _update_sql(model: type[models.Model],
             f"WHERE {quote(meta.pk.column)} = %s", columns)
 
 
-# -- many rows in one statement (PostgreSQL): the rows travel as one JSON document
+# -- the owner's group commit (PostgreSQL): many rows, one statement sent per row
 #
-# The owner's group commit writes the rows of many tables at once. Sent as one
-# statement per row (``executemany``), each row costs a Bind/Execute and a result
-# that psycopg handles in Python, in the committer's thread, under the interpreter
-# lock the event loop needs; as one JSON array (encoded by orjson) read back by
-# ``jsonb_to_recordset``, a batch is one statement and one round trip.
+# The parameters are what ``save()`` writes, without the fields' own preparation for
+# numbers, text, booleans, timestamps and JSON (it changes nothing for these, goes
+# through the connection proxy at every call, and was most of a commit's work in
+# Python, in the committer's thread, under the interpreter lock the event loop needs).
+# (Tried: every row of a batch in one statement, as one JSON document read by
+# ``jsonb_to_recordset``; it halved this thread's work but cost PostgreSQL 40 % more
+# per action, see docs/benchmarks.md.)
 
 
-def record(obj: models.Model, columns: list[tuple[Any, str]], *,
-           add: bool = False) -> dict[str, Any]:
-    """``obj``'s values of these fields as one JSON object keyed by column, plus its
-    primary key if it has one: a row for :func:`update_from` or :func:`insert_from`.
-
-    The values are what ``save()`` writes (each field's ``pre_save`` when adding);
-    numbers, text, booleans, JSON and timestamps as they are (the fields' own
-    preparation changes nothing for these, and was most of a commit's work in
-    Python), any other field through its ``get_db_prep_save``."""
-    row: dict[str, Any] = {}
-    real = connections[DEFAULT_DB_ALIAS]
-    for field, kind in columns:
-        value = field.pre_save(obj, add) if add else getattr(obj, field.attname)
-        if value is None or kind == _PLAIN:
-            pass
-        elif kind == _TIMESTAMP:
-            value = value.isoformat()  # what PostgreSQL reads back
-        else:
-            value = field.get_db_prep_save(value, real)
-            if type(value) is Jsonb:
-                value = value.obj
-            elif isinstance(value, datetime.date | datetime.time):
-                value = value.isoformat()
-            elif value is not None and not isinstance(value, str | int | float):
-                value = str(value)  # Decimal, UUID: their text form
-        row[field.column] = value
-    if obj.pk is not None:
-        row[obj._meta.pk.column] = obj.pk
-    return row
-
-
-_PLAIN, _TIMESTAMP, _OTHER = "plain", "timestamp", "other"
-_PLAIN_TYPES = frozenset({
-    "AutoField", "BigAutoField", "SmallAutoField", "IntegerField", "BigIntegerField",
-    "SmallIntegerField", "PositiveIntegerField", "PositiveBigIntegerField",
-    "PositiveSmallIntegerField", "CharField", "TextField", "BooleanField", "JSONField"})
-
-
-def _kind(field: Any) -> str:
-    """How :func:`record` writes a field's value (a foreign key as its target's)."""
-    target = field.target_field if field.is_relation else field
-    internal = target.get_internal_type()
-    if internal in _PLAIN_TYPES:
-        return _PLAIN
-    return _TIMESTAMP if internal == "DateTimeField" else _OTHER
-
-
-def update_from(model: type[models.Model], fields: tuple[str, ...], objs: list[models.Model],
-                expected: list[int] | None = None) -> tuple[str, list[Any]]:
-    """One ``UPDATE`` of these fields of ``objs`` (rows of ``model``) and its parameter.
+def update_many(model: type[models.Model], fields: tuple[str, ...], objs: list[models.Model],
+                expected: list[int] | None = None) -> tuple[str, list[list[Any]]]:
+    """The ``UPDATE`` of these fields of ``objs`` (rows of ``model``) and a parameter
+    row per object, for ``executemany``.
 
     With ``expected`` (one version per object) a row is written only if its
-    ``version`` column still holds that value, and the statement returns the primary
-    keys written (optimistic concurrency: the others changed meanwhile)."""
-    sql, columns = _update_from_sql(model, fields, expected is not None)
-    rows = [record(obj, columns) for obj in objs]
+    ``version`` column still holds that value, and each statement returns the
+    primary key written (optimistic concurrency: the others changed meanwhile)."""
+    sql, columns = _update_many_sql(model, fields, expected is not None)
+    rows = [[*_params(obj, columns), obj.pk] for obj in objs]
     if expected is not None:
         for row, version in zip(rows, expected, strict=True):
-            row[_EXPECTED] = version
-    return sql, [Jsonb(rows, dumps=wire.dumps_bytes)]
+            row.append(version)
+    return sql, rows
 
 
-def insert_from(objs: list[models.Model]) -> list[tuple[str, list[Any]]]:
-    """What ``bulk_create(objs)`` writes: one ``INSERT`` and its parameter per model
-    and primary-key presence (the objects' own primary keys are not read back)."""
-    batches: dict[tuple[str, bool], tuple[str, list[Any], list[dict[str, Any]]]] = {}
+def insert_many(objs: list[models.Model]) -> list[tuple[str, list[list[Any]]]]:
+    """What ``bulk_create(objs)`` writes: one ``INSERT`` per model and primary-key
+    presence and a parameter row per object, for ``executemany`` (the objects' own
+    primary keys are not read back)."""
+    batches: dict[tuple[str, bool], tuple[str, list[Any], list[list[Any]]]] = {}
     for obj in objs:
         model, with_pk = type(obj), obj.pk is not None
         key = (model._meta.label, with_pk)
         if key not in batches:
-            batches[key] = (*_insert_from_sql(model, with_pk), [])
+            batches[key] = (*_insert_many_sql(model, with_pk), [])
         _, columns, rows = batches[key]
-        rows.append(record(obj, columns, add=True))
-    return [(sql, [Jsonb(rows, dumps=wire.dumps_bytes)]) for sql, _, rows in batches.values()]
+        rows.append(_params(obj, columns, add=True))
+    return [(sql, rows) for sql, _, rows in batches.values()]
 
 
-_EXPECTED = "expected__version"
+_PLAIN, _JSON, _OTHER = "plain", "json", "other"
+_PLAIN_TYPES = frozenset({
+    "AutoField", "BigAutoField", "SmallAutoField", "IntegerField", "BigIntegerField",
+    "SmallIntegerField", "PositiveIntegerField", "PositiveBigIntegerField",
+    "PositiveSmallIntegerField", "CharField", "TextField", "BooleanField", "DateTimeField"})
 
 
-def _definition(field: Any) -> str:
-    return f"{connection.ops.quote_name(field.column)} {field.db_type(connection)}"
+def _params(obj: models.Model, columns: list[tuple[Any, str]], *,
+            add: bool = False) -> list[Any]:
+    values = []
+    for field, kind in columns:
+        value = field.pre_save(obj, add) if add else getattr(obj, field.attname)
+        if value is None or kind == _PLAIN:
+            pass
+        elif kind == _JSON:
+            value = Jsonb(value, dumps=wire.dumps_bytes)
+        else:
+            value = field.get_db_prep_save(value, connections[DEFAULT_DB_ALIAS])
+        values.append(value)
+    if add and obj.pk is not None:
+        values.append(obj.pk)
+    return values
+
+
+def _kind(field: Any) -> str:
+    """How :func:`_params` writes a field's value (a foreign key as its target's)."""
+    target = field.target_field if field.is_relation else field
+    internal = target.get_internal_type()
+    if internal in _PLAIN_TYPES:
+        return _PLAIN
+    return _JSON if internal == "JSONField" and not field.encoder else _OTHER
 
 
 @cache
-def _update_from_sql(model: type[models.Model], fields: tuple[str, ...],
+def _update_many_sql(model: type[models.Model], fields: tuple[str, ...],
                      versioned: bool) -> tuple[str, list[tuple[Any, str]]]:
-    quote = connection.ops.quote_name
-    meta = model._meta
-    columns = [meta.get_field(name) for name in fields]
-    pk = quote(meta.pk.column)
-    names = [quote(f.column) for f in columns]
-    definitions = [_definition(f) for f in columns] + [_definition(meta.pk)]
-    where = f"t.{pk} = v.{pk}"
+    sql, columns = _update_sql(model, fields)
     if versioned:
-        definitions.append(f"{quote(_EXPECTED)} bigint")
-        where += f" AND t.{quote('version')} = v.{quote(_EXPECTED)}"
-    sql = (f"UPDATE {quote(meta.db_table)} AS t SET "
-           f"{', '.join(f'{name} = v.{name}' for name in names)} "
-           f"FROM jsonb_to_recordset(%s) AS v({', '.join(definitions)}) WHERE {where}")
-    if versioned:
-        sql += f" RETURNING t.{pk}"
+        quote = connection.ops.quote_name
+        sql += f" AND {quote('version')} = %s RETURNING {quote(model._meta.pk.column)}"
     return sql, [(f, _kind(f)) for f in columns]
 
 
 @cache
-def _insert_from_sql(model: type[models.Model],
+def _insert_many_sql(model: type[models.Model],
                      with_pk: bool) -> tuple[str, list[tuple[Any, str]]]:
     quote = connection.ops.quote_name
     meta = model._meta
     columns = [f for f in meta.concrete_fields if f is not meta.pk]
-    definitions = [_definition(f) for f in columns]
-    if with_pk:
-        definitions.append(_definition(meta.pk))
-        columns_sql = [quote(f.column) for f in [*columns, meta.pk]]
-    else:
-        columns_sql = [quote(f.column) for f in columns]
-    return (f"INSERT INTO {quote(meta.db_table)} ({', '.join(columns_sql)}) "
-            f"SELECT {', '.join(f'v.{c}' for c in columns_sql)} "
-            f"FROM jsonb_to_recordset(%s) AS v({', '.join(definitions)})",
-            [(f, _kind(f)) for f in columns])
+    names = [quote(f.column) for f in columns] + ([quote(meta.pk.column)] if with_pk else [])
+    return (f"INSERT INTO {quote(meta.db_table)} ({', '.join(names)}) "
+            f"VALUES ({', '.join(['%s'] * len(names))})", [(f, _kind(f)) for f in columns])

@@ -57,7 +57,7 @@ def test_update_row_writes_only_the_named_fields(alice: Any, bob: Any) -> None:
 
 
 @pytest.mark.postgres
-def test_insert_from_writes_what_bulk_create_would(alice: Any, bob: Any) -> None:
+def test_insert_many_writes_what_bulk_create_would(alice: Any, bob: Any) -> None:
     table = _playing_table(alice, bob)
     _, hand, _, _ = turn(table.pk)
     detail = {"stack": 198, 3: ["As", "Kd"], "name": "Äö ♠ \"quoted\" \\"}  # int key, text
@@ -69,11 +69,11 @@ def test_insert_from_writes_what_bulk_create_would(alice: Any, bob: Any) -> None
            for i in range(2)]
     HandPlayer.objects.bulk_create(orm)
     with connection.cursor() as cursor:
-        statements = rowsql.insert_from(rows)
+        statements = rowsql.insert_many(rows)
         assert len(statements) == 1  # two rows, one statement
         for sql, params in statements:
-            assert sql.startswith("INSERT")
-            cursor.execute(sql, params)
+            assert sql.startswith("INSERT") and len(params) == 2
+            cursor.executemany(sql, params)
     stored = list(HandPlayer.objects.filter(hand_id=hand).order_by("pk"))
     assert len(stored) == 4
     by_orm, by_rowsql = stored[:2], stored[2:]
@@ -85,7 +85,7 @@ def test_insert_from_writes_what_bulk_create_would(alice: Any, bob: Any) -> None
 
 
 @pytest.mark.postgres
-def test_insert_from_keeps_given_keys_and_every_kind_of_value(alice: Any, bob: Any) -> None:
+def test_insert_many_keeps_given_keys_and_every_kind_of_value(alice: Any, bob: Any) -> None:
     table = _playing_table(alice, bob)
     source = Hand.objects.get(pk=turn(table.pk)[1])
     copy = Hand.objects.get(pk=source.pk)
@@ -94,8 +94,8 @@ def test_insert_from_keeps_given_keys_and_every_kind_of_value(alice: Any, bob: A
     copy.ended_at = None  # NULL, a timestamp, JSON lists and objects
     copy.record = {"none": None, "list": [], "float": 0.1, "big": 2**62}
     with connection.cursor() as cursor:
-        for sql, params in rowsql.insert_from([copy]):
-            cursor.execute(sql, params)
+        for sql, params in rowsql.insert_many([copy]):
+            cursor.executemany(sql, params)
     stored = Hand.objects.get(pk=source.pk + 1000)
     expected = _values(copy)
     assert _values(stored) == expected and stored.record["none"] is None
@@ -103,7 +103,7 @@ def test_insert_from_keeps_given_keys_and_every_kind_of_value(alice: Any, bob: A
 
 
 @pytest.mark.postgres
-def test_update_from_writes_the_named_fields_of_every_row(alice: Any, bob: Any) -> None:
+def test_update_many_writes_the_named_fields_of_every_row(alice: Any, bob: Any) -> None:
     table = _playing_table(alice, bob)
     moment = timezone.now().replace(microsecond=123456)
     rows = []
@@ -111,16 +111,16 @@ def test_update_from_writes_the_named_fields_of_every_row(alice: Any, bob: Any) 
         seat.stack, seat.disconnected_at = 1000 + i, moment if i else None
         seat.state = "not written"
         rows.append(seat)
-    sql, params = rowsql.update_from(Seat, ("stack", "disconnected_at"), rows)
+    sql, params = rowsql.update_many(Seat, ("stack", "disconnected_at"), rows)
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.executemany(sql, params)
     stored = list(Seat.objects.filter(table=table).order_by("number"))
     assert [(s.stack, s.disconnected_at) for s in stored] == [(1000, None), (1001, moment)]
     assert "not written" not in {s.state for s in stored}
 
 
 @pytest.mark.postgres
-def test_update_from_with_versions_writes_only_rows_still_at_them(alice: Any, bob: Any) -> None:
+def test_update_many_with_versions_writes_only_rows_still_at_them(alice: Any, bob: Any) -> None:
     one, two = _playing_table(alice, bob), services.create_table(
         creator=alice, name="Other", settings={"structure": "NL", "small_blind": 1,
                                                "big_blind": 2, "seats": 2})
@@ -129,10 +129,15 @@ def test_update_from_with_versions_writes_only_rows_still_at_them(alice: Any, bo
     Table.objects.filter(pk=two.pk).update(version=expected[1] + 5)  # moved behind us
     for t in mine:
         t.state, t.version = {"changed": [1, 2, 3]}, t.version + 1
-    sql, params = rowsql.update_from(Table, ("state", "version"), mine, expected=expected)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        assert [pk for (pk,) in cursor.fetchall()] == [one.pk]
+    sql, params = rowsql.update_many(Table, ("state", "version"), mine, expected=expected)
+    written = []
+    with connection.connection.cursor() as cursor:
+        cursor.executemany(sql, params, returning=True)
+        while True:
+            written += [pk for (pk,) in cursor.fetchall()]
+            if not cursor.nextset():
+                break
+    assert written == [one.pk]
     assert Table.objects.get(pk=one.pk).state == {"changed": [1, 2, 3]}
     assert Table.objects.get(pk=two.pk).version == expected[1] + 5
 
