@@ -55,7 +55,7 @@ import psycopg
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import close_old_connections, connection, models, transaction
+from django.db import close_old_connections, connection, models
 from django.db.models import Q
 from django.dispatch import receiver
 from django.utils import timezone
@@ -220,48 +220,35 @@ class Cut:
         self.outbox, self.waiters = outbox, waiters
 
 
-def write_cuts(cuts: list[Cut]) -> None:
-    """One transaction for every table in ``cuts`` (run in the committer's thread)."""
-    try:
-        with transaction.atomic():
-            _write(cuts)
-    except Conflict:
-        raise
-    except Exception:
-        connection.close()  # a broken connection must not stay for the next commit
-        raise
+async def write_cuts(conn: psycopg.AsyncConnection[Any], cuts: list[Cut]) -> None:
+    """One transaction for every table in ``cuts``, on the host's own connection.
+
+    The commit runs in the event loop (psycopg's asynchronous connection), not in a
+    thread: a thread that waits on PostgreSQL must win the interpreter lock back
+    from the busy loop each time it is answered (every switch interval, 2.5 ms), and
+    that made a loaded process's commits, and the acknowledgements waiting for them,
+    several times slower than their work. Each statement is sent once per row in
+    one pipeline, its parameters bound by the server and prepared from the values as
+    they are (``rowsql.update_many``); the few statements are prepared once per
+    connection."""
+    async with conn.transaction(), conn.cursor() as cursor:
+        await _write_rows(cursor, cuts)
 
 
-def _write(cuts: list[Cut]) -> None:
-    """The commit's statements, each sent once per row in one pipeline.
-
-    Parameters are bound by the server (no quoting of every value into the SQL text
-    in Python) and prepared from the values as they are (``rowsql.update_many``); the
-    few statements are prepared once per connection: this thread holds the
-    interpreter lock less while the event loop serves the tables."""
-    conn = connection.connection
-    threshold = conn.prepare_threshold
-    conn.prepare_threshold = 0
-    try:
-        with psycopg.Cursor(conn) as cursor:
-            _write_rows(cursor, cuts)
-    finally:
-        conn.prepare_threshold = threshold
-
-
-def _write_rows(cursor: psycopg.Cursor[Any], cuts: list[Cut]) -> None:
+async def _write_rows(cursor: psycopg.AsyncCursor[Any], cuts: list[Cut]) -> None:
     sql, rows = rowsql.update_many(Table, RUNTIME_FIELDS, [c.table for c in cuts],
                                    expected=[c.expected for c in cuts])
-    cursor.executemany(sql, rows, returning=True)
+    await cursor.executemany(sql, rows, returning=True)
     written: set[int] = set()
     while True:
-        written.update(pk for (pk,) in cursor.fetchall())
+        written.update(pk for (pk,) in await cursor.fetchall())
         if not cursor.nextset():
             break
     missed = [c.table.pk for c in cuts if c.table.pk not in written]
     if missed:  # another writer moved these versions meanwhile (or they are gone)
-        cursor.execute("SELECT id, version FROM tables_table WHERE id = ANY(%s)", [missed])
-        found = dict(cursor.fetchall())
+        await cursor.execute("SELECT id, version FROM tables_table WHERE id = ANY(%s)",
+                             [missed])
+        found = dict(await cursor.fetchall())
         raise Conflict({pk: found.get(pk, -1) for pk in missed})
     inserts: list[models.Model] = [h for c in cuts for h in c.hands]  # hands first (keys)
     updates: dict[tuple[type, tuple[str, ...]], list[models.Model]] = {}
@@ -270,9 +257,9 @@ def _write_rows(cursor: psycopg.Cursor[Any], cuts: list[Cut]) -> None:
             updates.setdefault((type(row), fields), []).append(row)
         inserts.extend(cut.inserts)
     for sql, params in rowsql.insert_many(inserts):
-        cursor.executemany(sql, params)
+        await cursor.executemany(sql, params)
     for (model, fields), objs in updates.items():
-        cursor.executemany(*rowsql.update_many(model, fields, objs))
+        await cursor.executemany(*rowsql.update_many(model, fields, objs))
 
 
 def load_many(table_ids: list[int]) -> list[TableRun]:
@@ -332,7 +319,7 @@ class Host:
         self.started = False
         self.ready = asyncio.Event()
         self.tasks: list[asyncio.Task[None]] = []
-        self.committer = concurrent.futures.ThreadPoolExecutor(1, "owner-commit")
+        self.writer: psycopg.AsyncConnection[Any] | None = None  # the group commit's
         self.loader = concurrent.futures.ThreadPoolExecutor(1, "owner-load")
         self.stats: collections.Counter[str] = collections.Counter()
         # This process's connections per table and the groups each receives.
@@ -386,11 +373,29 @@ class Host:
         for task in self.tasks:
             task.cancel()
         loop = asyncio.get_running_loop()
-        for executor in (self.loader, self.committer):
-            await loop.run_in_executor(executor, lambda: connection.close())
-            executor.shutdown()
+        await loop.run_in_executor(self.loader, lambda: connection.close())
+        self.loader.shutdown()
+        if self.writer is not None:
+            await self.writer.close()
         if self.redis is not None:
             await self.redis.aclose()
+
+    async def writer_connection(self) -> psycopg.AsyncConnection[Any]:
+        """The group commit's own connection (opened on first use, again after a failure),
+        with the settings of Django's."""
+        if self.writer is None or self.writer.closed:
+            params = {k: v for k, v in connection.get_connection_params().items()
+                      if k not in ("cursor_factory", "context", "prepare_threshold")}
+            params.setdefault("connect_timeout", 10)
+            self.writer = await psycopg.AsyncConnection.connect(
+                **params, autocommit=True, prepare_threshold=0)
+        return self.writer
+
+    async def drop_writer(self) -> None:
+        if self.writer is not None:
+            with contextlib.suppress(Exception):
+                await self.writer.close()
+            self.writer = None
 
     async def db(self, call: Callable[..., Any], *args: Any) -> Any:
         """``call`` in the loader thread (its own database connection)."""
@@ -707,7 +712,6 @@ class Host:
         self.wake.set()
 
     async def _commit_loop(self) -> None:
-        loop = asyncio.get_running_loop()
         window = conf("OWNER_COMMIT_MS", 10) / 1000
         while True:
             await self.wake.wait()
@@ -719,7 +723,7 @@ class Host:
             while cuts:
                 started = time.monotonic()
                 try:
-                    await loop.run_in_executor(self.committer, _committed_call, cuts)
+                    await write_cuts(await self.writer_connection(), cuts)
                 except Conflict as conflict:
                     for cut in cuts:
                         if cut.table.pk in conflict.table_ids:
@@ -736,6 +740,7 @@ class Host:
                     continue
                 except Exception:
                     log.exception("group commit of %d tables failed", len(cuts))
+                    await self.drop_writer()  # a broken connection must not stay
                     for cut in cuts:
                         self.evict(cut.live, TableError("unavailable", "Saving failed; try "
                                                         "again."))
@@ -1402,11 +1407,6 @@ def owned_sync(table_ids: list[int]) -> set[int]:
 def _running_tables() -> list[int]:
     return list(Table.objects.filter(status=TableStatus.RUNNING).filter(
         Q(deadline__isnull=False) | Q(bot_due__isnull=False)).values_list("pk", flat=True))
-
-
-def _committed_call(cuts: list[Cut]) -> None:
-    close_old_connections()
-    write_cuts(cuts)
 
 
 def _one_table(job: Callable[..., int]) -> Callable[..., int]:
