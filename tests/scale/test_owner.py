@@ -153,6 +153,37 @@ async def test_a_change_behind_the_owners_back_refuses_its_command(alice: Any,
     await sync(assert_chips_conserved)()
 
 
+async def test_a_lost_commit_connection_refuses_the_command_and_is_opened_again(
+        alice: Any, bob: Any) -> None:
+    """The group commit's own connection dies (PostgreSQL restarted, network): the
+    commands waiting for that commit are refused ``unavailable`` with nothing
+    written, and the next commit opens a new connection."""
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    async with running(owner.Host()) as host:
+        live = await host.live(table.pk)
+        assert live is not None
+        await host.committed(live)
+        writer = await host.writer_connection()
+        before = await sync(lambda: Table.objects.get(pk=table.pk).version)()
+        await sync(_terminate)(writer.info.backend_pid)
+        command = await sync(act_command)(table.pk)
+        user = await sync(whose_turn)(table.pk, alice, bob)
+        with pytest.raises(TableError) as refused:
+            await host.command(table.pk, user, None, command)
+        assert refused.value.code == "unavailable"
+        assert await sync(lambda: Table.objects.get(pk=table.pk).version)() == before
+        command = await sync(act_command)(table.pk)  # the same turn, from the database
+        assert await host.command(table.pk, user, None, command) == before + 1
+        assert host.writer is not None and host.writer is not writer
+    await sync(assert_chips_conserved)()
+
+
+def _terminate(pid: int) -> None:
+    from django.db import connection
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+
+
 async def test_a_dead_owners_table_is_taken_over_from_its_last_commit(alice: Any,
                                                                       bob: Any) -> None:
     (table,) = await sync(tables_with_players)(1, alice, bob)
