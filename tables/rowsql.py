@@ -143,10 +143,9 @@ def _update_sql(model: type[models.Model],
 # The parameters are what ``save()`` writes, without the fields' own preparation for
 # numbers, text, booleans, timestamps and JSON (it changes nothing for these, goes
 # through the connection proxy at every call, and was most of a commit's work in
-# Python, in the committer's thread, under the interpreter lock the event loop needs).
-# (Tried: every row of a batch in one statement, as one JSON document read by
-# ``jsonb_to_recordset``; it halved this thread's work but cost PostgreSQL 40 % more
-# per action, see docs/benchmarks.md.)
+# Python). (Tried: every row of a batch in one statement, as one JSON document read
+# by ``jsonb_to_recordset``; it halved the commit's Python but cost PostgreSQL 40 %
+# more per action, see docs/benchmarks.md.)
 
 
 def update_many(model: type[models.Model], fields: tuple[str, ...], objs: list[models.Model],
