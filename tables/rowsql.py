@@ -175,7 +175,7 @@ def insert_many(objs: list[models.Model]) -> list[tuple[str, list[list[Any]]]]:
         if key not in batches:
             batches[key] = (*_insert_many_sql(model, with_pk), [])
         _, columns, rows = batches[key]
-        rows.append(_params(obj, columns, add=True))
+        rows.append([*_params(obj, columns, add=True), *([obj.pk] if with_pk else [])])
     return [(sql, rows) for sql, _, rows in batches.values()]
 
 
@@ -198,8 +198,6 @@ def _params(obj: models.Model, columns: list[tuple[Any, str]], *,
         else:
             value = field.get_db_prep_save(value, connections[DEFAULT_DB_ALIAS])
         values.append(value)
-    if add and obj.pk is not None:
-        values.append(obj.pk)
     return values
 
 
