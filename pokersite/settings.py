@@ -203,6 +203,7 @@ TABLES = {
     "OWNER_BUSY_LAG_MS": float(os.environ.get("TABLES_OWNER_BUSY_LAG_MS", "150")),
     "OWNER_BUSY_COMMIT_MS": float(os.environ.get("TABLES_OWNER_BUSY_COMMIT_MS", "250")),
     "OWNER_MAX_TABLES": int(os.environ.get("TABLES_OWNER_MAX_TABLES", "0")),
+    "OWNER_REPORT_SECONDS": float(os.environ.get("TABLES_OWNER_REPORT_SECONDS", "0")),
 }
 
 # Shared cache (API throttling counters): Redis when there is one, so that every

@@ -130,6 +130,7 @@ class Live:
         self.extended_for = ""  # the decision whose deadline moved for the loop's lateness
         self.remote = True  # other processes may have connections to it (relay its events)
         self.published = run.table.version  # the last version sent
+        self.since = 0.0  # when its oldest change not yet in a commit was made
 
     # -- the sink of TableRun (write-behind)
     def write(self, row: models.Model, fields: tuple[str, ...]) -> None:
@@ -166,7 +167,7 @@ class Live:
             updates=[(_snapshot(row), tuple(sorted(fields)))
                      for (model, pk), (row, fields) in self.rows.items()
                      if not (model is Hand and pk in self.new_hands)],
-            inserts=self.inserts, outbox=self.outbox, waiters=self.waiters)
+            inserts=self.inserts, outbox=self.outbox, waiters=self.waiters, since=self.since)
         self.landed = asyncio.get_running_loop().create_future()
         cut.waiters.append(self.landed)
         self.durable_version = table.version
@@ -201,6 +202,26 @@ class Live:
         self.timer = loop.call_at(loop.time() + max(0.0, delay), self.host.fire, self)
 
 
+class Timings:
+    """Durations by name since the last report: count, mean and worst."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, list[float]] = {}
+
+    def add(self, name: str, seconds: float) -> None:
+        entry = self.seen.setdefault(name, [0, 0.0, 0.0])
+        entry[0] += 1
+        entry[1] += seconds
+        entry[2] = max(entry[2], seconds)
+
+    def report(self) -> str:
+        """``name mean/max ms`` for each, and start again."""
+        text = ", ".join(f"{name} {total / count * 1000:.1f}/{worst * 1000:.0f} ms"
+                         for name, (count, total, worst) in sorted(self.seen.items()))
+        self.seen = {}
+        return text or "nothing timed"
+
+
 def _snapshot(row: models.Model) -> models.Model:
     """A copy of the row whose JSON lists no later change reaches."""
     clone = copy.copy(row)
@@ -214,8 +235,9 @@ class Cut:
     def __init__(self, *, live: Live, table: Table, expected: int, hands: list[Hand],
                  updates: list[tuple[models.Model, tuple[str, ...]]],
                  inserts: list[models.Model], outbox: list[fanout.Batch],
-                 waiters: list[asyncio.Future[None]]) -> None:
+                 waiters: list[asyncio.Future[None]], since: float) -> None:
         self.live, self.table, self.expected = live, table, expected
+        self.since = since
         self.hands, self.updates, self.inserts = hands, updates, inserts
         self.outbox, self.waiters = outbox, waiters
 
@@ -230,26 +252,19 @@ async def write_cuts(conn: psycopg.AsyncConnection[Any], cuts: list[Cut]) -> Non
     several times slower than their work. Each statement is sent once per row in
     one pipeline, its parameters bound by the server and prepared from the values as
     they are (``rowsql.update_many``); the few statements are prepared once per
-    connection."""
-    async with conn.transaction(), conn.cursor() as cursor:
-        await _write_rows(cursor, cuts)
+    connection. Everything up to the commit goes in one round trip (``BEGIN``, the
+    guarded table rows, the other rows), the ``COMMIT`` in a second: on a loaded
+    machine each round trip waits for both processes to get a CPU again."""
+    async with conn.pipeline(), conn.transaction(), conn.cursor() as guarded, \
+            conn.cursor() as cursor:
+        await _write_rows(guarded, cursor, cuts)
 
 
-async def _write_rows(cursor: psycopg.AsyncCursor[Any], cuts: list[Cut]) -> None:
+async def _write_rows(guarded: psycopg.AsyncCursor[Any], cursor: psycopg.AsyncCursor[Any],
+                      cuts: list[Cut]) -> None:
     sql, rows = rowsql.update_many(Table, RUNTIME_FIELDS, [c.table for c in cuts],
                                    expected=[c.expected for c in cuts])
-    await cursor.executemany(sql, rows, returning=True)
-    written: set[int] = set()
-    while True:
-        written.update(pk for (pk,) in await cursor.fetchall())
-        if not cursor.nextset():
-            break
-    missed = [c.table.pk for c in cuts if c.table.pk not in written]
-    if missed:  # another writer moved these versions meanwhile (or they are gone)
-        await cursor.execute("SELECT id, version FROM tables_table WHERE id = ANY(%s)",
-                             [missed])
-        found = dict(await cursor.fetchall())
-        raise Conflict({pk: found.get(pk, -1) for pk in missed})
+    await guarded.executemany(sql, rows, returning=True)
     inserts: list[models.Model] = [h for c in cuts for h in c.hands]  # hands first (keys)
     updates: dict[tuple[type, tuple[str, ...]], list[models.Model]] = {}
     for cut in cuts:
@@ -260,6 +275,17 @@ async def _write_rows(cursor: psycopg.AsyncCursor[Any], cuts: list[Cut]) -> None
         await cursor.executemany(sql, params)
     for (model, fields), objs in updates.items():
         await cursor.executemany(*rowsql.update_many(model, fields, objs))
+    written: set[int] = set()  # (reading it sends the pipeline: one round trip so far)
+    while True:
+        written.update(pk for (pk,) in await guarded.fetchall())
+        if not guarded.nextset():
+            break
+    missed = [c.table.pk for c in cuts if c.table.pk not in written]
+    if missed:  # another writer moved these versions meanwhile (or they are gone):
+        await cursor.execute("SELECT id, version FROM tables_table WHERE id = ANY(%s)",
+                             [missed])  # (read before the transaction rolls back)
+        found = dict(await cursor.fetchall())
+        raise Conflict({pk: found.get(pk, -1) for pk in missed})
 
 
 def load_many(table_ids: list[int]) -> list[TableRun]:
@@ -322,6 +348,7 @@ class Host:
         self.writer: psycopg.AsyncConnection[Any] | None = None  # the group commit's
         self.loader = concurrent.futures.ThreadPoolExecutor(1, "owner-load")
         self.stats: collections.Counter[str] = collections.Counter()
+        self.timings = Timings()  # durations for the periodic report
         # This process's connections per table and the groups each receives.
         self.local: dict[int, dict[Any, frozenset[str]]] = {}
         self.subscribed: set[int] = set()  # relay channels this process listens to
@@ -362,7 +389,7 @@ class Host:
         loop = asyncio.get_running_loop()
         for job in (self._commit_loop, self._receive_loop, self._lease_loop, self._lag_loop,
                     self._adopt_loop, self._relay_loop, self._credential_loop,
-                    self._sweep_loop):
+                    self._sweep_loop, self._report_loop):
             self.tasks.append(loop.create_task(job()))
         await self._refill_ids()
 
@@ -558,6 +585,14 @@ class Host:
     async def command(self, table_id: int, user: Any, bot: Player | None,
                       command: Json) -> int:
         """Run one client command (already authenticated) at its owner; its version."""
+        started = time.monotonic()
+        try:
+            return await self._command(table_id, user, bot, command)
+        finally:
+            self.timings.add("command", time.monotonic() - started)
+
+    async def _command(self, table_id: int, user: Any, bot: Player | None,
+                       command: Json) -> int:
         services.check_command(user, bot, command)
         for _ in range(3):
             while table_id in self.closed:  # a transaction of its own first
@@ -708,18 +743,29 @@ class Host:
 
     # -- the group commit
     def dirty(self, live: Live) -> None:
+        if live.table_id not in self.pending:
+            live.since = time.monotonic()  # its oldest change not yet in a commit
         self.pending[live.table_id] = live
         self.wake.set()
 
     async def _commit_loop(self) -> None:
+        # Commits start at most once per window: a change waits for the window only
+        # if the last commit started less than a window ago (under load the commit
+        # just written was the wait, and changes gathered meanwhile go at once).
         window = conf("OWNER_COMMIT_MS", 10) / 1000
+        loop = asyncio.get_running_loop()
+        began = -window
         while True:
             await self.wake.wait()
-            await asyncio.sleep(window)
+            if (wait := began + window - loop.time()) > 0:
+                await asyncio.sleep(wait)
+            began = loop.time()
             self.wake.clear()
             lives = [live for live in self.pending.values() if not live.dead and live.dirty]
             self.pending = {}
+            cutting = time.monotonic()
             cuts = [live.cut() for live in lives]
+            self.timings.add("cut", time.monotonic() - cutting)
             while cuts:
                 started = time.monotonic()
                 try:
@@ -749,14 +795,13 @@ class Host:
                                 waiter.set_exception(TableError("unavailable",
                                                                 "Saving failed; try again."))
                     break
-                self.commit_seconds = time.monotonic() - started
+                wrote = time.monotonic()
+                self.commit_seconds = wrote - started
                 self.stats["commits"] += 1
                 self.stats["committed_tables"] += len(cuts)
                 await self.publish(cuts)
-                for cut in cuts:
-                    for waiter in cut.waiters:
-                        if not waiter.done():
-                            waiter.set_result(None)
+                self.timings.add("commit", self.commit_seconds)
+                self.timings.add("publish", time.monotonic() - wrote)
                 break
 
     # -- fan-out: to this process's connections directly, to the others through Redis
@@ -797,9 +842,13 @@ class Host:
             log.warning("watching table %s failed", table_id, exc_info=True)
 
     async def publish(self, cuts: list[Cut]) -> None:
-        """After a commit: each batch to this process's connections of the table, to
-        the relay if other processes may have some, lobby news to the lobby group."""
+        """After a commit: each batch to this process's connections of the table; then
+        the commands waiting for the commit are answered (their events are already
+        on their way: an answer never overtakes them here); then the batches to the
+        relay if other processes may have connections, and lobby news to the lobby
+        group (Redis round trips no answer waits for)."""
         lobby: list[fanout.Batch] = []
+        remote: list[tuple[Live, int, list[tuple[str, Json]]]] = []
         for cut in cuts:
             live, table_id = cut.live, cut.table.pk
             for batch in cut.outbox:
@@ -811,10 +860,18 @@ class Host:
                         messages.append((group, fanout.layer_message(group, message)))
                 await self.deliver(table_id, messages)
                 if messages and live.remote:
-                    heard = await self.relay(table_id, messages)
-                    if heard is not None and heard - (table_id in self.subscribed) <= 0:
-                        live.remote = False  # until a process says it watches
+                    remote.append((live, table_id, messages))
             live.published = cut.table.version
+        now = time.monotonic()
+        for cut in cuts:
+            self.timings.add("durable", now - cut.since)  # per table: changed -> answered
+            for waiter in cut.waiters:
+                if not waiter.done():
+                    waiter.set_result(None)
+        for live, table_id, messages in remote:  # in order: a table's batches, cut by cut
+            heard = await self.relay(table_id, messages)
+            if heard is not None and heard - (table_id in self.subscribed) <= 0:
+                live.remote = False  # until a process says it watches
         if lobby:
             await fanout.apublish(lobby)
 
@@ -1071,6 +1128,26 @@ class Host:
             recent.append(late)
             self.lag = max(recent)
             self.load += (late - self.load) * 0.025
+
+    async def _report_loop(self) -> None:
+        """Every ``OWNER_REPORT_SECONDS`` (0: never) log one line of this process's
+        load at INFO: what an operator reads to see where an owner's time goes."""
+        every = conf("OWNER_REPORT_SECONDS", 0)
+        if not every:
+            return
+        last = collections.Counter(self.stats)
+        while True:
+            await asyncio.sleep(every)
+            now = collections.Counter(self.stats)
+            done = now - last
+            last = now
+            commits = done["commits"] or 1
+            log.info("owner %s: %d tables live, %d playing; %.1f commits/s of %.1f tables; "
+                     "%s; loop lag %.0f ms (smoothed %.0f); %d fast commands, %d refused",
+                     self.channel, len(self.lives), len(self.playing()),
+                     done["commits"] / every, done["committed_tables"] / commits,
+                     self.timings.report(), self.lag * 1000, self.load * 1000,
+                     done["fast"], done["refused"])
 
     async def _lease_loop(self) -> None:
         """Renew the leases of every table held here (loaded, loading, or in a

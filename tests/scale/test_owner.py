@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from tables import owner, services
 from tables.errors import TableError
-from tables.models import Hand, Table
+from tables.models import Hand, Seat, Table
 
 from ..tables.helpers import assert_chips_conserved, sit, turn
 
@@ -126,6 +126,16 @@ async def test_actions_are_applied_in_memory_and_committed_together(
     await sync(assert_chips_conserved)()
 
 
+def table_rows(table_id: int) -> tuple[Any, ...]:
+    """What the database holds of a table: its row, its hands, its seats."""
+    table = Table.objects.get(pk=table_id)
+    hands = list(Hand.objects.filter(table_id=table_id).order_by("pk").values_list(
+        "pk", "events", "calls"))
+    seats = list(Seat.objects.filter(table_id=table_id).order_by("number").values_list(
+        "number", "stack", "player_id"))
+    return table.version, table.state, hands, seats
+
+
 async def test_a_change_behind_the_owners_back_refuses_its_command(alice: Any,
                                                                    bob: Any) -> None:
     (table,) = await sync(tables_with_players)(1, alice, bob)
@@ -138,10 +148,14 @@ async def test_a_change_behind_the_owners_back_refuses_its_command(alice: Any,
         # Another process acts in a transaction of its own (the owner does not know).
         await sync(services.execute)(table_id=table.pk, user=user, command=command)
         moved = await sync(lambda: Table.objects.get(pk=table.pk).version)()
+        written = await sync(table_rows)(table.pk)
         with pytest.raises(TableError) as refused:
             await host.command(table.pk, user, None, command)  # still current in memory
         assert refused.value.code == "conflict"
         assert await sync(lambda: Table.objects.get(pk=table.pk).version)() == moved
+        # Nothing of the refused commit stayed (its other rows went in the same
+        # transaction, sent before the guard's answer was read).
+        assert await sync(table_rows)(table.pk) == written
         for _ in range(50):  # loaded again, from the database
             if table.pk in host.lives:
                 break
@@ -523,3 +537,13 @@ async def test_a_storm_of_handshakes_at_start_shares_one_redis_subscription() ->
             assert await asyncio.wait_for(host.redis.ping(), 2)  # the pool still serves
     finally:
         owner.reset()
+
+
+def test_the_periodic_report_gives_each_duration_mean_and_worst_then_starts_again() -> None:
+    timings = owner.Timings()
+    assert timings.report() == "nothing timed"
+    for seconds in (0.010, 0.030, 0.020):
+        timings.add("commit", seconds)
+    timings.add("cut", 0.001)
+    assert timings.report() == "commit 20.0/30 ms, cut 1.0/1 ms"
+    assert timings.report() == "nothing timed"
