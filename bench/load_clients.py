@@ -526,9 +526,10 @@ class Seated(Client):
         self.awaiting_timeout: float | None = None  # announced deadline (epoch)
         self.counter = 0
         self.settled = asyncio.Event()  # the sit was answered (or the connection ended)
+        self.sat = False  # the sit was acknowledged
 
     async def opened(self, first: bool) -> None:
-        if first:
+        if first or not self.sat:  # (a connection lost before its sit was answered)
             await self.send({"type": "sit", "seat": self.seat,
                              "buy_in": self.table.spec["buy_in"], "request_id": "sit"})
 
@@ -567,6 +568,7 @@ class Seated(Client):
         request_id = str(message.get("request_id"))
         if kind in ("ack", "error") and request_id == "sit":
             self.settled.set()
+            self.sat = self.sat or kind == "ack" or message.get("code") == "already_seated"
         if kind == "ack":
             attempt = self.answered(request_id)
             if attempt is not None:

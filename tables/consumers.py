@@ -199,18 +199,36 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         await self.send_json({"type": "error", "version": self.version, **error.to_json()})
         await self.close(code=CLOSE_CODES.get(error.code, 4400))
 
-    async def disconnect(self, code: int) -> None:
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # The server kills a connection's task whose disconnect is not handled in
+            # time (a command still waiting on an overloaded server): what this
+            # process holds for it goes all the same (else its table stays loaded
+            # with a dead watcher), and the presence sweep stands its player up.
+            self.forget()
+
+    def forget(self) -> None:
+        """Let go of what this process holds for the connection (at once, once)."""
         if getattr(self, "account", ""):
             limits.leave(self.account)
             self.account = ""
-        # Presence first: it is what the table needs (the player is sat out). Leaving
-        # the groups is best effort: a failure there (Redis busy when many sockets
-        # close at once) must not skip it, and a stale member only expires.
         if getattr(self, "attached", False):
+            self.attached = False
             owner.host().detach(self.table_id, self)
             owner.host().leave_credentials(self, self.credential.groups if self.credential else [])
         if getattr(self, "registered", False):
             presence.writer().remove(self)
+
+    async def disconnect(self, code: int) -> None:
+        # Presence first: it is what the table needs (the player is sat out). Leaving
+        # the groups is best effort: a failure there (Redis busy when many sockets
+        # close at once) must not skip it, and a stale member only expires.
+        registered = getattr(self, "registered", False)
+        self.forget()
+        if registered:
+            self.registered = False
             await self.table_call(services.disconnect, channel_name=self.channel_name)
         for group in getattr(self, "joined", []):
             try:

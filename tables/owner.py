@@ -482,23 +482,29 @@ class Host:
         one of them."""
         if self.late():
             return True
-        limit = conf("OWNER_MAX_TABLES", 0)
-        if not limit or live is None:
-            return bool(limit) and len(self.playing()) >= limit
+        if not conf("OWNER_MAX_TABLES", 0) or live is None:
+            return self.full()
         if live.table_id in self.admitted or any(live.run.seats):
             return False
-        if len(self.playing()) >= limit:
+        if self.full():
             return True
         self.admitted.add(live.table_id)  # counted from its first seat on
         return False
+
+    def full(self) -> bool:
+        """Whether this process plays ``OWNER_MAX_TABLES`` tables (0: no cap)."""
+        limit = conf("OWNER_MAX_TABLES", 0)
+        return bool(limit) and len(self.playing()) >= limit
 
     def playing(self) -> set[int]:
         """The tables played here: somebody seated, or a first seat admitted."""
         return self.admitted | {t for t, live in self.lives.items() if any(live.run.seats)}
 
-    async def live(self, table_id: int, *, admit: bool = True) -> Live | None:
+    async def live(self, table_id: int, *, admit: bool = True,
+                   seat: bool = False) -> Live | None:
         """The live copy of a table this process owns (taking it if nobody does), or
-        ``None`` if another process owns it."""
+        ``None`` if another process owns it. ``admit``: refused while this process runs
+        late; ``seat`` (a sit): also when it plays its most tables, before loading."""
         while True:
             live = self.lives.get(table_id)
             if live is not None:
@@ -510,7 +516,9 @@ class Host:
             if owner is not None and owner != self.channel:
                 return None
             orphan = owner is None  # its owner died, or nobody played it since a start
-            if admit and self.late():  # (the cap counts tables played, not watched)
+            # (The cap counts tables played, not watched; a table not loaded here has
+            # nobody seated, so a sit at it would be a new table played here.)
+            if (admit and self.late()) or (seat and self.full()):
                 self.stats["refused"] += 1
                 raise TableError("server_busy", BUSY)
             if not await self._take(table_id):
@@ -597,7 +605,8 @@ class Host:
         for _ in range(3):
             while table_id in self.closed:  # a transaction of its own first
                 await self.closed[table_id].wait()
-            live = await self.live(table_id, admit=command.get("type") == "sit")
+            sit = command.get("type") == "sit"
+            live = await self.live(table_id, admit=sit, seat=sit)
             if live is None:
                 answer = await self.forward(table_id, user, bot, command)
                 if answer.get("moved"):

@@ -256,6 +256,8 @@ async def test_new_tables_are_refused_at_capacity(alice: Any, bob: Any, settings
                                                        "buy_in": 100})
         assert refused.value.code == "server_busy"
         assert await sync(lambda: Table.objects.get(pk=empty.pk).version)() == 0
+        assert empty.pk not in host.lives  # refused before it was loaded
+        assert await host.live(empty.pk) is not None  # (a connection to watch it)
         # The table already playing here plays on.
         command = await sync(act_command)(first.pk)
         user = await sync(whose_turn)(first.pk, alice, bob)
@@ -535,6 +537,35 @@ async def test_a_storm_of_handshakes_at_start_shares_one_redis_subscription() ->
             assert all(await asyncio.wait_for(asyncio.gather(*joins), 5))
             assert len(host.credential_members["auth.owner.1"]) == 200
             assert await asyncio.wait_for(host.redis.ping(), 2)  # the pool still serves
+    finally:
+        owner.reset()
+
+
+async def test_a_connection_killed_before_its_disconnect_lets_go_all_the_same(
+        alice: Any, bob: Any) -> None:
+    """Daphne kills a connection's task whose disconnect it could not handle in time
+    (a command still waiting on an overloaded server): what the process held for it
+    goes all the same, else its table stays loaded with a dead watcher for ever
+    (seen under overload: refused tables never unloaded)."""
+    from accounts.credentials import user_group
+    from tables import presence
+
+    from ..tables.ws import open_client
+
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    host = owner.host()
+    try:
+        async with running(host):
+            ws = await open_client(table.pk, user=alice)
+            (consumer,) = host.local[table.pk]
+            assert user_group(alice.pk) in host.credential_members
+            assert consumer.channel_name in presence.writer().consumers
+            ws.communicator.future.cancel()  # killed: no disconnect is handled
+            with contextlib.suppress(asyncio.CancelledError):
+                await ws.communicator.future
+            assert table.pk not in host.local
+            assert user_group(alice.pk) not in host.credential_members
+            assert consumer.channel_name not in presence.writer().consumers
     finally:
         owner.reset()
 
