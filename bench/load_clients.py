@@ -21,9 +21,12 @@ Daphne ports; ``owner`` sends every client of table T to ``ports[T % len(ports)]
 (the hash-by-table rule of a load balancer in front of owner processes).
 
 Admission control: a ``server_busy`` error (on connect, then close code 4503; or
-the reply to a ``sit`` or ``act``) while a table's clients connect and sit makes
-the table *refused*: its clients close and it is left out of every measurement.
-Later ``server_busy`` replies are counted, never errors.
+the reply to a ``sit``) while a table's clients connect and sit is retried, as the
+message asks: the connection after 1-2 s, the sit after 2, 4, 8 s (with jitter),
+for ``ADMIT_PATIENCE`` seconds from the table's first refusal. A table whose seats
+are not all taken by then (or when every other table is seated) is *refused*: its
+clients close and it is left out of every measurement. Later ``server_busy``
+replies are counted, never errors.
 
 Fault injection (``kill_port``): once ``bench/load.py`` has killed that port's
 process, a client whose socket drops there reconnects to the next live port,
@@ -54,6 +57,7 @@ SNAPSHOT_EVERY = 10.0  # a spectator checks a snapshot this often
 BUSY = "server_busy"  # admission control refused the command or connection
 BUSY_CLOSE = 4503  # the close code after a server_busy on connect
 ACK_RETRY = 2.0  # fault mode: re-send an act unanswered this long, then ask a snapshot
+ADMIT_PATIENCE = 60.0  # s: how long a table's clients retry a server_busy admission
 RESYNC_ASK = 1.0  # fault mode: ask for a snapshot if the reconnect brought none by then
 # Refusals a fault causes (an act that crossed a takeover, a re-sent duplicate).
 FAULT_ERRORS = frozenset({"stale_version", "wrong_hand", "not_your_turn"})
@@ -222,7 +226,8 @@ class TableClients:
         self.hands = 0
         self.clients: list[Client] = []
         self.admitting = True  # clients still connecting and sitting
-        self.refused = False  # server_busy while admitting: left out of everything
+        self.refused = False  # not admitted: left out of everything
+        self.busy_since = 0.0  # monotonic: its first server_busy while admitting
         self.high = 0  # highest version any client of the table saw
         self.high_at_kill = 0  # ... before the kill
         self.takeover_at: float | None = None  # epoch of the first higher one after it
@@ -243,8 +248,15 @@ class TableClients:
         elif self.takeover_at is None and version > self.high_at_kill:
             self.takeover_at = now
 
+    def patient(self) -> bool:
+        """A server_busy while admitting: whether its clients try again (within
+        ``ADMIT_PATIENCE`` of the table's first one)."""
+        now = time.monotonic()
+        self.busy_since = self.busy_since or now
+        return now - self.busy_since < ADMIT_PATIENCE
+
     def refuse(self) -> None:
-        """Admission control refused a client: the table's clients close."""
+        """Admission control refused the table: its clients close."""
         if self.refused:
             return
         self.refused = True
@@ -428,11 +440,12 @@ class Client:
         return "other" if self.snapshot_here else "connect"
 
     def busy(self, where: str) -> None:
-        """A server_busy: while the table is being admitted, the table is refused."""
+        """A server_busy: while the table is being admitted, tried again (the caller)
+        until the table's patience ends; then the table is refused."""
         self.stats.busy[where] += 1
         if where == "connect":
             self.busy_here = True
-        if self.table.admitting:
+        if self.table.admitting and not self.table.patient():
             self.table.refuse()
 
     def is_retry(self, request_id: str) -> bool:
@@ -525,8 +538,9 @@ class Seated(Client):
         self.skipped_last = False
         self.awaiting_timeout: float | None = None  # announced deadline (epoch)
         self.counter = 0
-        self.settled = asyncio.Event()  # the sit was answered (or the connection ended)
+        self.settled = asyncio.Event()  # the sit was acknowledged, or the table refused
         self.sat = False  # the sit was acknowledged
+        self.backoff = 2.0  # s: the next sit after a server_busy
 
     async def opened(self, first: bool) -> None:
         if first or not self.sat:  # (a connection lost before its sit was answered)
@@ -534,7 +548,6 @@ class Seated(Client):
                              "buy_in": self.table.spec["buy_in"], "request_id": "sit"})
 
     def connection_lost(self) -> None:
-        self.settled.set()
         for attempt in self.pending.values():  # never answered now: the turn comes again
             attempt.answered = True
         self.pending.clear()
@@ -542,6 +555,16 @@ class Seated(Client):
     def give_up(self) -> None:
         self.settled.set()
         super().give_up()
+
+    async def sit_again(self, ws: Any) -> None:
+        """The sit was refused server_busy: again after a pause, on this connection
+        (a new one sits by itself)."""
+        await asyncio.sleep(self.backoff * (0.75 + 0.5 * random.random()))
+        self.backoff = min(8.0, self.backoff * 2)
+        if self.ws is ws and self.open and not (self.sat or self.table.refused
+                                                or self.window.stopping):
+            await self.send({"type": "sit", "seat": self.seat,
+                             "buy_in": self.table.spec["buy_in"], "request_id": "sit"})
 
     def busy_kind(self, request_id: str) -> str:
         if request_id == "sit":
@@ -567,8 +590,13 @@ class Seated(Client):
         kind = message.get("type")
         request_id = str(message.get("request_id"))
         if kind in ("ack", "error") and request_id == "sit":
-            self.settled.set()
             self.sat = self.sat or kind == "ack" or message.get("code") == "already_seated"
+            if kind == "error" and message.get("code") == BUSY:
+                self.busy("sit")
+                if self.table.admitting and not self.table.refused:
+                    spawn(self.sit_again(self.ws))
+                return
+            self.settled.set()
         if kind == "ack":
             attempt = self.answered(request_id)
             if attempt is not None:
@@ -799,8 +827,12 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
     for client in seated:
         tasks.append(asyncio.create_task(client.run(gate)))
     await _all_ready(seated)
-    await _all_ready(seated, "settled", 60)  # every sit answered: admission is over
+    # Every seat taken or its table refused (retries included): admission is over,
+    # and a table not fully seated by then is refused.
+    await _all_ready(seated, "settled", ADMIT_PATIENCE + 60)
     for group in groups:
+        if not all(c.sat for c in group.clients if isinstance(c, Seated)):
+            group.refuse()
         group.admitting = False
     stats.tables_refused = [g.id for g in groups if g.refused]
     stats.tables_admitted = len(groups) - len(stats.tables_refused)

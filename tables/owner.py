@@ -477,18 +477,16 @@ class Host:
                 or self.commit_seconds > conf("OWNER_BUSY_COMMIT_MS", 250) / 1000)
 
     def busy(self, live: Live | None = None) -> bool:
-        """Whether this process is at capacity (admission control): it runs late, or
-        it plays ``OWNER_MAX_TABLES`` tables (with somebody seated) and ``live`` is not
-        one of them."""
-        if self.late():
-            return True
-        if not conf("OWNER_MAX_TABLES", 0) or live is None:
-            return self.full()
-        if live.table_id in self.admitted or any(live.run.seats):
+        """Whether this process is at capacity (admission control) for a new table:
+        it runs late, or it plays ``OWNER_MAX_TABLES`` tables (with somebody seated).
+        A table already played here (``live`` admitted, or somebody seated) is never
+        refused: seating its other players is part of admitting it."""
+        if live is not None and (live.table_id in self.admitted or any(live.run.seats)):
             return False
-        if self.full():
+        if self.late() or self.full():
             return True
-        self.admitted.add(live.table_id)  # counted from its first seat on
+        if live is not None:
+            self.admitted.add(live.table_id)  # counted from its first seat on
         return False
 
     def full(self) -> bool:
@@ -498,7 +496,7 @@ class Host:
 
     def playing(self) -> set[int]:
         """The tables played here: somebody seated, or a first seat admitted."""
-        return self.admitted | {t for t, live in self.lives.items() if any(live.run.seats)}
+        return {t for t, live in self.lives.items() if t in self.admitted or any(live.run.seats)}
 
     async def live(self, table_id: int, *, admit: bool = True,
                    seat: bool = False) -> Live | None:

@@ -262,6 +262,10 @@ async def test_new_tables_are_refused_at_capacity(alice: Any, bob: Any, settings
         command = await sync(act_command)(first.pk)
         user = await sync(whose_turn)(first.pk, alice, bob)
         assert await host.command(first.pk, user, None, command) > 0
+        # Running late refuses new tables, never the seats of a table played here.
+        host.load = 10.0  # (the event loop's smoothed lateness, seconds)
+        assert host.busy(host.lives[empty.pk]) and not host.busy(host.lives[first.pk])
+        host.load = 0.0
         # Nobody sits at the new table nor watches it here: it is forgotten.
         host.unload_idle()
         assert empty.pk not in host.lives and first.pk in host.lives
