@@ -496,7 +496,9 @@ class Host:
 
     def playing(self) -> set[int]:
         """The tables played here: somebody seated, or a first seat admitted."""
-        return {t for t, live in self.lives.items() if t in self.admitted or any(live.run.seats)}
+        # (Admitted tables count while not live too: a sit runs in a transaction of
+        # its own, the table out of memory meanwhile.)
+        return self.admitted | {t for t, live in self.lives.items() if any(live.run.seats)}
 
     async def live(self, table_id: int, *, admit: bool = True,
                    seat: bool = False) -> Live | None:
