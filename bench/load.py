@@ -21,10 +21,12 @@ connects to 127.0.0.1.
 the order given with ``--ports``, else ascending): the hash-by-table rule of a load
 balancer in front of processes that own their tables.
 
-Admission control: a table whose clients got ``server_busy`` while connecting or
-sitting is *refused* (its clients close; it is left out of the latencies and the
-stuck check); the report gives the admitted and refused tables. ``server_busy`` is
-never a protocol error.
+Admission control: a client refused ``server_busy`` while connecting or sitting
+tries again (the connection after 1-2 s, the sit after 2, 4, 8 s) for up to a
+minute from its table's first refusal; a table not fully seated by then is
+*refused* (its clients close; it is left out of the latencies and the stuck
+check); the report gives the admitted and refused tables. ``server_busy`` is never
+a protocol error.
 
 ``--kill-after S --kill-port P`` SIGKILLs the Daphne process listening on P after S
 seconds of the window (bench/load_faults.py). Its clients reconnect to the next live
