@@ -517,8 +517,10 @@ class Host:
                 return None
             orphan = owner is None  # its owner died, or nobody played it since a start
             # (The cap counts tables played, not watched; a table not loaded here has
-            # nobody seated, so a sit at it would be a new table played here.)
-            if (admit and self.late()) or (seat and self.full()):
+            # nobody seated, so a sit at it would be a new table played here, unless
+            # its first seat was admitted and it is out of memory for a moment.)
+            if table_id not in self.admitted and (
+                    (admit and self.late()) or (seat and self.full())):
                 self.stats["refused"] += 1
                 raise TableError("server_busy", BUSY)
             if not await self._take(table_id):
