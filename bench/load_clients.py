@@ -544,8 +544,11 @@ class Seated(Client):
 
     async def opened(self, first: bool) -> None:
         if first or not self.sat:  # (a connection lost before its sit was answered)
-            await self.send({"type": "sit", "seat": self.seat,
-                             "buy_in": self.table.spec["buy_in"], "request_id": "sit"})
+            await self.sit()
+
+    async def sit(self) -> None:
+        await self.send({"type": "sit", "seat": self.seat,
+                         "buy_in": self.table.spec["buy_in"], "request_id": "sit"})
 
     def connection_lost(self) -> None:
         for attempt in self.pending.values():  # never answered now: the turn comes again
@@ -563,8 +566,7 @@ class Seated(Client):
         self.backoff = min(8.0, self.backoff * 2)
         if self.ws is ws and self.open and not (self.sat or self.table.refused
                                                 or self.window.stopping):
-            await self.send({"type": "sit", "seat": self.seat,
-                             "buy_in": self.table.spec["buy_in"], "request_id": "sit"})
+            await self.sit()
 
     def busy_kind(self, request_id: str) -> str:
         if request_id == "sit":
