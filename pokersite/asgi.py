@@ -27,9 +27,11 @@ nodelay.install()  # Daphne's sockets send small frames at once (pokersite/nodel
 # fewer young passes the pauses of a loaded server drop from ~200-400 ms to a few ms
 # (measured at 500 tables: docs/benchmarks.md, "Scale"). Cycles are still collected
 # among everything created later.
+# PYTHON_GC_THRESHOLDS ("young,middle,old") overrides the thresholds (to measure).
 gc.collect()
 gc.freeze()
-gc.set_threshold(20_000, 20, 20)
+gc.set_threshold(*(int(n) for n in os.environ.get("PYTHON_GC_THRESHOLDS",
+                                                  "20000,20,20").split(",")))
 
 # The interpreter lock: a thread that waits for it (the group commit between its
 # statements, a database call) asks the busy event loop to let go after this long

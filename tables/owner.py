@@ -40,6 +40,7 @@ import collections
 import concurrent.futures
 import contextlib
 import copy
+import gc
 import itertools
 import json
 import logging
@@ -215,8 +216,8 @@ class Timings:
         entry[2] = max(entry[2], seconds)
 
     def report(self) -> str:
-        """``name mean/max ms`` for each, and start again."""
-        text = ", ".join(f"{name} {total / count * 1000:.1f}/{worst * 1000:.0f} ms"
+        """``name count x mean/max ms`` for each, and start again."""
+        text = ", ".join(f"{name} {count}x {total / count * 1000:.1f}/{worst * 1000:.0f} ms"
                          for name, (count, total, worst) in sorted(self.seen.items()))
         self.seen = {}
         return text or "nothing timed"
@@ -243,7 +244,9 @@ class Cut:
 
 
 async def write_cuts(conn: psycopg.AsyncConnection[Any], cuts: list[Cut]) -> None:
-    """One transaction for every table in ``cuts``, on the host's own connection.
+    """One transaction for every table in ``cuts``, on the host's own connection, in
+    one round trip; :class:`Conflict` (nothing written) if another writer moved a
+    table's version meanwhile.
 
     The commit runs in the event loop (psycopg's asynchronous connection), not in a
     thread: a thread that waits on PostgreSQL must win the interpreter lock back
@@ -252,19 +255,31 @@ async def write_cuts(conn: psycopg.AsyncConnection[Any], cuts: list[Cut]) -> Non
     several times slower than their work. Each statement is sent once per row in
     one pipeline, its parameters bound by the server and prepared from the values as
     they are (``rowsql.update_many``); the few statements are prepared once per
-    connection. Everything up to the commit goes in one round trip (``BEGIN``, the
-    guarded table rows, the other rows), the ``COMMIT`` in a second: on a loaded
-    machine each round trip waits for both processes to get a CPU again."""
-    async with conn.pipeline(), conn.transaction(), conn.cursor() as guarded, \
-            conn.cursor() as cursor:
-        await _write_rows(guarded, cursor, cuts)
+    connection. ``BEGIN``, the guarded table rows, the other rows and ``COMMIT`` go
+    in one round trip: on a loaded machine each round trip waits for PostgreSQL and
+    then for the busy event loop. A table row whose version moved makes its
+    statement fail (a division by zero: no row written), which aborts the
+    transaction, so the ``COMMIT`` writes nothing; the versions are read afterwards
+    to tell which tables conflicted."""
+    try:
+        async with conn.pipeline(), conn.transaction(), conn.cursor() as cursor:
+            await _write_rows(cursor, cuts)
+    except psycopg.errors.DivisionByZero:
+        async with conn.cursor() as cursor:
+            await cursor.execute("SELECT id, version FROM tables_table WHERE id = ANY(%s)",
+                                 [[c.table.pk for c in cuts]])
+            found = dict(await cursor.fetchall())
+        moved = {c.table.pk: found.get(c.table.pk, -1) for c in cuts
+                 if found.get(c.table.pk, -1) != c.expected}
+        if not moved:  # (cannot be: versions only grow) - fail the commit as a whole
+            raise
+        raise Conflict(moved) from None
 
 
-async def _write_rows(guarded: psycopg.AsyncCursor[Any], cursor: psycopg.AsyncCursor[Any],
-                      cuts: list[Cut]) -> None:
+async def _write_rows(cursor: psycopg.AsyncCursor[Any], cuts: list[Cut]) -> None:
     sql, rows = rowsql.update_many(Table, RUNTIME_FIELDS, [c.table for c in cuts],
                                    expected=[c.expected for c in cuts])
-    await guarded.executemany(sql, rows, returning=True)
+    await cursor.executemany(GUARD.format(sql), rows)
     inserts: list[models.Model] = [h for c in cuts for h in c.hands]  # hands first (keys)
     updates: dict[tuple[type, tuple[str, ...]], list[models.Model]] = {}
     for cut in cuts:
@@ -275,17 +290,10 @@ async def _write_rows(guarded: psycopg.AsyncCursor[Any], cursor: psycopg.AsyncCu
         await cursor.executemany(sql, params)
     for (model, fields), objs in updates.items():
         await cursor.executemany(*rowsql.update_many(model, fields, objs))
-    written: set[int] = set()  # (reading it sends the pipeline: one round trip so far)
-    while True:
-        written.update(pk for (pk,) in await guarded.fetchall())
-        if not guarded.nextset():
-            break
-    missed = [c.table.pk for c in cuts if c.table.pk not in written]
-    if missed:  # another writer moved these versions meanwhile (or they are gone):
-        await cursor.execute("SELECT id, version FROM tables_table WHERE id = ANY(%s)",
-                             [missed])  # (read before the transaction rolls back)
-        found = dict(await cursor.fetchall())
-        raise Conflict({pk: found.get(pk, -1) for pk in missed})
+
+
+# A table row's guarded update fails unless it wrote its row (version as expected).
+GUARD = "WITH written AS ({}) SELECT 1 / count(*) FROM written"
 
 
 def load_many(table_ids: list[int]) -> list[TableRun]:
@@ -880,6 +888,7 @@ class Host:
                 if not waiter.done():
                     waiter.set_result(None)
         for live, table_id, messages in remote:  # in order: a table's batches, cut by cut
+            self.stats["relayed"] += 1
             heard = await self.relay(table_id, messages)
             if heard is not None and heard - (table_id in self.subscribed) <= 0:
                 live.remote = False  # until a process says it watches
@@ -1146,19 +1155,34 @@ class Host:
         every = conf("OWNER_REPORT_SECONDS", 0)
         if not every:
             return
+        gc_began: list[float] = []
+
+        def collecting(phase: str, info: dict[str, int]) -> None:  # the collector's pauses
+            if phase == "start":
+                gc_began[:] = [time.monotonic()]
+            elif gc_began:
+                self.timings.add(f"gc{info['generation']}", time.monotonic() - gc_began[0])
+
+        gc.callbacks.append(collecting)
         last = collections.Counter(self.stats)
-        while True:
-            await asyncio.sleep(every)
-            now = collections.Counter(self.stats)
-            done = now - last
-            last = now
-            commits = done["commits"] or 1
-            log.info("owner %s: %d tables live, %d playing; %.1f commits/s of %.1f tables; "
-                     "%s; loop lag %.0f ms (smoothed %.0f); %d fast commands, %d refused",
-                     self.channel, len(self.lives), len(self.playing()),
-                     done["commits"] / every, done["committed_tables"] / commits,
-                     self.timings.report(), self.lag * 1000, self.load * 1000,
-                     done["fast"], done["refused"])
+        try:
+            while True:
+                await asyncio.sleep(every)
+                now = collections.Counter(self.stats)
+                done = now - last
+                last = now
+                commits = done["commits"] or 1
+                log.info("owner %s: %d tables live, %d playing; %.1f commits/s of %.1f tables; "
+                         "%s; loop lag %.0f ms (smoothed %.0f); %d fast commands, %d refused; "
+                         "%d relayed, %d connections, %d credential groups, %d relay channels",
+                         self.channel, len(self.lives), len(self.playing()),
+                         done["commits"] / every, done["committed_tables"] / commits,
+                         self.timings.report(), self.lag * 1000, self.load * 1000,
+                         done["fast"], done["refused"], done["relayed"],
+                         sum(map(len, self.local.values())), len(self.credential_members),
+                         len(self.subscribed))
+        finally:
+            gc.callbacks.remove(collecting)
 
     async def _lease_loop(self) -> None:
         """Renew the leases of every table held here (loaded, loading, or in a
