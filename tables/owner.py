@@ -243,6 +243,10 @@ class Cut:
         self.outbox, self.waiters = outbox, waiters
 
 
+# A table row's guarded update fails unless it wrote its row (version as expected).
+GUARD = "WITH written AS ({}) SELECT 1 / count(*) FROM written"
+
+
 async def write_cuts(conn: psycopg.AsyncConnection[Any], cuts: list[Cut]) -> None:
     """One transaction for every table in ``cuts``, on the host's own connection, in
     one round trip; :class:`Conflict` (nothing written) if another writer moved a
@@ -269,8 +273,9 @@ async def write_cuts(conn: psycopg.AsyncConnection[Any], cuts: list[Cut]) -> Non
             await cursor.execute("SELECT id, version FROM tables_table WHERE id = ANY(%s)",
                                  [[c.table.pk for c in cuts]])
             found = dict(await cursor.fetchall())
-        moved = {c.table.pk: found.get(c.table.pk, -1) for c in cuts
-                 if found.get(c.table.pk, -1) != c.expected}
+        versions = ((c.table.pk, found.get(c.table.pk, -1), c.expected) for c in cuts)
+        moved = {pk: version for pk, version, expected in versions  # (-1: gone)
+                 if version != expected}
         if not moved:  # (cannot be: versions only grow) - fail the commit as a whole
             raise
         raise Conflict(moved) from None
@@ -291,9 +296,6 @@ async def _write_rows(cursor: psycopg.AsyncCursor[Any], cuts: list[Cut]) -> None
     for (model, fields), objs in updates.items():
         await cursor.executemany(*rowsql.update_many(model, fields, objs))
 
-
-# A table row's guarded update fails unless it wrote its row (version as expected).
-GUARD = "WITH written AS ({}) SELECT 1 / count(*) FROM written"
 
 
 def load_many(table_ids: list[int]) -> list[TableRun]:
@@ -1155,13 +1157,14 @@ class Host:
         every = conf("OWNER_REPORT_SECONDS", 0)
         if not every:
             return
-        gc_began: list[float] = []
+        began = 0.0
 
         def collecting(phase: str, info: dict[str, int]) -> None:  # the collector's pauses
+            nonlocal began
             if phase == "start":
-                gc_began[:] = [time.monotonic()]
-            elif gc_began:
-                self.timings.add(f"gc{info['generation']}", time.monotonic() - gc_began[0])
+                began = time.monotonic()
+            elif began:
+                self.timings.add(f"gc{info['generation']}", time.monotonic() - began)
 
         gc.callbacks.append(collecting)
         last = collections.Counter(self.stats)
