@@ -22,14 +22,14 @@ from accounts.models import Player
 from . import fanout, limits, owner, presence, selectors, services, wire
 from .errors import TableError
 from .models import Table, TableStatus
-from .outage import LayerGuard
+from .outage import TRY_AGAIN_LATER, LayerGuard
 from .wire import LoopDispatch, TokenBucket, WireError, decode, reads_in_own_thread
 
 PROTOCOL = 2
 log = logging.getLogger(__name__)
 CLOSE_CODES = {"not_authenticated": 4401, "session_ended": 4401, "table_not_found": 4404,
                "table_closed": 4410, "too_many_connections": 4429,
-               "server_busy": 4503}
+               "server_busy": 4503, "unavailable": TRY_AGAIN_LATER}
 RECHECK_SECONDS = 1.0  # the credential is re-read at most this often (guard)
 ENDED = "Your session or bot token has ended (logged out, password changed, token " \
         "regenerated, bot deleted or account deactivated); connect again."

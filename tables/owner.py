@@ -48,7 +48,7 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -60,6 +60,7 @@ from django.db import close_old_connections, connection, models
 from django.db.models import Q
 from django.dispatch import receiver
 from django.utils import timezone
+from redis.exceptions import RedisError
 
 from accounts.credentials import REVOKED, announced, still_valid
 from accounts.models import Player, User
@@ -67,7 +68,7 @@ from accounts.models import Player, User
 from . import fanout, presence, rowsql, services
 from .errors import TableError
 from .models import Hand, Seat, Table, TableStatus
-from .outage import HANDSHAKE_LAYER_TIMEOUT
+from .outage import HANDSHAKE_LAYER_TIMEOUT, UNAVAILABLE
 from .runtime import HAND_DEFER, RUNTIME_FIELDS, NeedsTransaction, TableRun
 
 log = logging.getLogger(__name__)
@@ -467,14 +468,16 @@ class Host:
     async def owner_of(self, table_id: int) -> str | None:
         if self.redis is None:
             return self.channel
-        value = await self.redis.get(self.lease_key(table_id))
+        with _broker_unavailable():
+            value = await self.redis.get(self.lease_key(table_id))
         return value.decode() if value else None
 
     async def _take(self, table_id: int) -> bool:
         if self.redis is None:
             return True
         ms = int(lease_seconds() * 1000)
-        lost = await self.redis.eval(RENEW, 1, self.lease_key(table_id), self.channel, ms)
+        with _broker_unavailable():
+            lost = await self.redis.eval(RENEW, 1, self.lease_key(table_id), self.channel, ms)
         return not lost
 
     async def _release(self, table_id: int) -> None:
@@ -1434,6 +1437,17 @@ def table_of(group: str) -> int | None:
         return int(group.split(".")[1])
     except (IndexError, ValueError):
         return None
+
+
+@contextlib.contextmanager
+def _broker_unavailable() -> Iterator[None]:
+    """Redis out of reach: who owns a table cannot be known, so a command or a
+    handshake for a table not held here is refused ``unavailable`` (try again), not
+    crashed (tables held here play on without Redis)."""
+    try:
+        yield
+    except (RedisError, OSError) as error:
+        raise TableError("unavailable", UNAVAILABLE["message"]) from error
 
 
 def _redis_client() -> Any:

@@ -612,3 +612,44 @@ async def test_the_periodic_report_gives_each_duration_mean_and_worst_then_start
     timings.add("cut", 0.001)
     assert timings.report() == "commit 3x 20.0/30 ms, cut 1x 1.0/1 ms"
     assert timings.report() == "nothing timed"
+
+
+async def test_redis_out_of_reach_refuses_cleanly_never_crashes(alice: Any, bob: Any) -> None:
+    """Redis down with live tables: who owns a table not held here cannot be known. A
+    handshake to it is told ``unavailable`` and closed 1013 (try again later), a
+    command for it is answered ``unavailable`` on an open connection; never a crash
+    (Daphne's 1011), and a table held here plays on."""
+    import redis.asyncio as aioredis
+
+    from ..tables.ws import open_client
+
+    here, elsewhere = await sync(tables_with_players)(2, alice, bob)
+    host = owner.host()
+    try:
+        async with running(host):
+            player = await open_client(here.pk, user=alice)  # its credential is joined
+            assert player.connected and player.close_code is None
+            reachable = host.redis
+            host.redis = aioredis.Redis.from_url("redis://127.0.0.1:9", socket_timeout=1)
+            try:
+                refused = await open_client(elsewhere.pk, user=alice)
+                await refused.drain()
+                errors = [m for m in refused.received if m["type"] == "error"]
+                assert [e["code"] for e in errors] == ["unavailable"], refused.received
+                assert refused.close_code == 1013
+                # The table held here plays on: its turn is answered.
+                user = await sync(whose_turn)(here.pk, alice, bob)
+                version = await host.command(here.pk, user, None,
+                                             await sync(act_command)(here.pk))
+                assert version > 0
+                with pytest.raises(TableError) as unreachable:
+                    await host.command(elsewhere.pk, user, None,
+                                       await sync(act_command)(elsewhere.pk))
+                assert unreachable.value.code == "unavailable"
+            finally:
+                await host.redis.aclose()
+                host.redis = reachable
+            await player.close()
+    finally:
+        owner.reset()
+    await sync(assert_chips_conserved)()
