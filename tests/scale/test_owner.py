@@ -617,8 +617,8 @@ async def test_the_periodic_report_gives_each_duration_mean_and_worst_then_start
 async def test_redis_out_of_reach_refuses_cleanly_never_crashes(alice: Any, bob: Any) -> None:
     """Redis down with live tables: who owns a table not held here cannot be known. A
     handshake to it is told ``unavailable`` and closed 1013 (try again later), a
-    command for it is answered ``unavailable`` on an open connection; never a crash
-    (Daphne's 1011), and a table held here plays on."""
+    command for it is refused ``unavailable``; never a crash (Daphne's 1011), and a
+    table held here plays on."""
     import redis.asyncio as aioredis
 
     from ..tables.ws import open_client
