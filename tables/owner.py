@@ -298,7 +298,6 @@ async def _write_rows(cursor: psycopg.AsyncCursor[Any], cuts: list[Cut]) -> None
         await cursor.executemany(*rowsql.update_many(model, fields, objs))
 
 
-
 def load_many(table_ids: list[int]) -> list[TableRun]:
     """Tables from the database, everything a command reads loaded: five queries
     however many (thread)."""
