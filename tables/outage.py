@@ -40,6 +40,9 @@ thousand clients reconnect at once and their subscriptions queue at Redis for
 seconds; refused after 3 s they came back a second later and queued again, and the
 storm fed itself (tables stuck, docs/benchmarks.md "Scale"). A Redis that is down
 refuses at once whatever this says."""
+RESUME_GRACE_SECONDS = 2.0
+"""After an outage, publishing works again this long before turn timers resume (time
+for the processes to subscribe again): tables.worker, tables.owner."""
 TRY_AGAIN_LATER = 1013  # websocket close code (RFC 6455 registry: "Try Again Later")
 UNAVAILABLE = {"type": "error", "code": "unavailable",
                "message": "Live updates are unavailable for a moment (the server cannot "
@@ -93,7 +96,7 @@ class RateLimitFilter(logging.Filter):
 
 _installed: set[str] = set()
 # The loggers that repeat themselves while Redis is away.
-NOISY = ("tables.worker", "tables.fanout", "tables.consumers", "tables.presence",
+NOISY = ("tables.worker", "tables.owner", "tables.fanout", "tables.consumers", "tables.presence",
          "tables.outage", "lobby.consumers", "research.consumers",
          "channels_redis.pubsub", "channels_redis.core")
 

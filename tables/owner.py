@@ -68,7 +68,7 @@ from accounts.models import Player, User
 from . import fanout, presence, rowsql, services
 from .errors import TableError
 from .models import Hand, Seat, Table, TableStatus
-from .outage import HANDSHAKE_LAYER_TIMEOUT, UNAVAILABLE
+from .outage import HANDSHAKE_LAYER_TIMEOUT, RESUME_GRACE_SECONDS, UNAVAILABLE
 from .runtime import HAND_DEFER, RUNTIME_FIELDS, NeedsTransaction, TableRun
 
 log = logging.getLogger(__name__)
@@ -369,6 +369,12 @@ class Host:
         self.credential_members: dict[str, set[Any]] = {}
         # Where clients reach this process (the discovery endpoint, route()).
         self.url = os.environ.get("TABLES_OWNER_URL", "")
+        # Redis out of reach (the lease thread finds out, :meth:`_broker_failed`):
+        # since when, when it answered again, and the tables whose turn timer is held.
+        self.broker_down: float | None = None
+        self.broker_up: float | None = None
+        self.held: set[int] = set()
+        self.adopt_after = 0.0  # no adopting before (the owners take their leases back)
 
     # -- lifecycle
     async def start(self) -> None:
@@ -736,6 +742,10 @@ class Host:
         table = live.run.table
         now = timezone.now()
         key = table.decision_key
+        if (self.broker_down is not None and live.remote and table.deadline is not None
+                and table.deadline <= now):
+            self.held.add(live.table_id)  # nobody elsewhere hears of the turn: it waits
+            return
         if table.deadline is not None and table.deadline <= now and self.lag > 0.02 \
                 and live.extended_for != key:
             live.extended_for = key  # the loop was late: the turn gets that time back
@@ -859,8 +869,7 @@ class Host:
                 await self.pubsub.subscribe(self.relay_key(table_id))
             owner = await self.owner_of(table_id)
             if owner is not None and owner != self.channel:
-                await get_channel_layer().send(owner, {"type": "owner.watch",
-                                                       "table": table_id})
+                await self.send(owner, {"type": "owner.watch", "table": table_id})
         except Exception:
             log.warning("watching table %s failed", table_id, exc_info=True)
 
@@ -906,6 +915,9 @@ class Host:
         try:
             return int(await self.redis.publish(self.relay_key(table_id), relay_payload(
                 self.channel, messages)))
+        except (RedisError, OSError) as error:  # Redis away (no traceback: expected)
+            log.warning("relaying table %s failed: %r", table_id, error)
+            return None
         except Exception:
             log.warning("relaying table %s failed", table_id, exc_info=True)
             return None
@@ -1049,6 +1061,9 @@ class Host:
                     for group, text, version in data["m"]])
             except asyncio.CancelledError:
                 raise
+            except (RedisError, OSError) as error:  # Redis away (no traceback: expected)
+                log.warning("relay receive failed: %r", error)
+                await asyncio.sleep(0.5)
             except Exception:
                 log.warning("relay receive failed", exc_info=True)
                 await asyncio.sleep(0.5)
@@ -1065,7 +1080,7 @@ class Host:
         self.requests[rid] = future
         self.stats["forwarded"] += 1
         try:
-            await get_channel_layer().send(owner, {
+            await self.send(owner, {
                 "type": "owner.command", "rid": rid, "reply": self.channel,
                 "table": table_id, "user": user.pk, "bot": bot.pk if bot else None,
                 "command": command})
@@ -1128,7 +1143,20 @@ class Host:
         except Exception:
             log.exception("a forwarded command failed")
             reply.update(error="unavailable", message="The command failed; try again.")
-        await get_channel_layer().send(message["reply"], reply)
+        try:
+            await self.send(message["reply"], reply)
+        except TableError:
+            log.warning("answering a forwarded command failed: Redis unreachable")
+
+    async def send(self, channel: str, message: Json) -> None:
+        """Send to another process on the channel layer. The first send after Redis
+        restarted fails on a connection it closed: once more, then ``unavailable``."""
+        layer = get_channel_layer()
+        with _broker_unavailable():
+            try:
+                await layer.send(channel, message)
+            except (RedisError, OSError):
+                await layer.send(channel, message)
 
     async def _cached(self, model: type[models.Model], pk: int) -> Any:
         key = (model.__name__, pk)
@@ -1219,6 +1247,8 @@ class Host:
             try:
                 ids = sorted(set(list(self.lives) + list(self.taking) + list(self.closed)))
                 client.zadd(self.hosts_key(), {self.channel: time.time() + ms / 1000})
+                if self.broker_down is not None:
+                    loop.call_soon_threadsafe(self._broker_answered)
                 if self.url:
                     client.hset(self.hosts_key() + ":urls", self.channel, self.url)
                 if not ids:
@@ -1229,9 +1259,54 @@ class Host:
                     loop.call_soon_threadsafe(self._lost, [ids[int(i) - 1] for i in lost])
             except RuntimeError:  # a table came or went while listing: next second
                 continue
+            except RedisError:  # (said once, by _broker_failed, until Redis answers)
+                loop.call_soon_threadsafe(self._broker_failed)
             except Exception:
                 log.warning("renewing table leases failed", exc_info=True)
         client.close()
+
+    # -- Redis out of reach
+    def _broker_failed(self) -> None:
+        """Redis does not answer: the other processes hear nothing of the tables owned
+        here, nor can they forward their players' commands. Play goes on for this
+        process's own connections; the turn timers of tables watched elsewhere are held
+        (:meth:`fire`), and no process adopts tables (their leases lapse meanwhile)."""
+        self.broker_up = None
+        if self.broker_down is None:
+            self.broker_down = time.monotonic()
+            log.warning("Redis unreachable: turn timers of tables watched from other "
+                        "processes are held, adopting is paused")
+
+    def _broker_answered(self) -> None:
+        """Redis answers again: once it has for ``RESUME_GRACE_SECONDS`` (the other
+        processes subscribe again meanwhile), every table watched elsewhere or held
+        gets a full turn from now and a fresh version (clients resync), as the worker
+        does for the classic runtime (:mod:`tables.worker`)."""
+        if self.broker_down is None:
+            return
+        now = time.monotonic()
+        if self.broker_up is None:
+            self.broker_up = now
+            return
+        if now - self.broker_up < RESUME_GRACE_SECONDS:
+            return
+        held, outage = self.held, now - self.broker_down
+        self.broker_down = self.broker_up = None
+        self.held = set()
+        # The leases lapsed: this process's lease thread took its own back already;
+        # adopting waits a lease more so that no owner's tables are taken from it.
+        self.adopt_after = now + lease_seconds()
+        lives = [live for live in self.lives.values() if live.remote or live.table_id in held]
+        log.warning("Redis back: timers resume after a %.1f s outage; %d tables (%d held) "
+                    "get a full turn from now", outage, len(lives), len(held))
+        self.tasks.append(asyncio.get_running_loop().create_task(self._give_time_back(lives)))
+
+    async def _give_time_back(self, lives: list[Live]) -> None:
+        async def one(live: Live) -> None:
+            if await self.settled(live) is not None:
+                self.resume(live)
+
+        await asyncio.gather(*map(one, lives))
 
     def _lost(self, table_ids: list[int]) -> None:
         for table_id in table_ids:
@@ -1323,6 +1398,8 @@ class Host:
     async def adopt(self) -> list[int]:
         """Take over, at once and all together, the running tables that nobody owns;
         the tables taken."""
+        if self.broker_down is not None or time.monotonic() < self.adopt_after:
+            return []  # (Redis away or just back: leases lapsed, their owners still play)
         ids = [i for i in await self.db(_running_tables)
                if i not in self.lives and i not in self.closed and i not in self.taking]
         if not ids:

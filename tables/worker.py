@@ -38,10 +38,10 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from . import fanout, house, owner, services
+from .outage import RESUME_GRACE_SECONDS
 
 log = logging.getLogger(__name__)
 HOUSEKEEPING_SECONDS = 1.0
-RESUME_GRACE_SECONDS = 2.0  # publishing works again this long before the timers resume
 
 
 def default_tick() -> float:
