@@ -162,7 +162,7 @@ class Live:
         table.state = run.game.dump(run.state)
         hand = run.hand_row
         if hand is not None and hand.pk not in self.new_hands:
-            self.write(hand, ("events", "calls", "hidden", "policies"))
+            self.write(hand, LOG_FIELDS)
         cut = Cut(
             live=self, table=copy.copy(table), expected=self.durable_version,
             hands=[_snapshot(h) for h in self.new_hands.values()],
@@ -222,6 +222,11 @@ class Timings:
                          for name, (count, total, worst) in sorted(self.seen.items()))
         self.seen = {}
         return text or "nothing timed"
+
+
+LOG_FIELDS = ("events", "calls", "hidden", "policies")
+"""A round's logs, written whole with every commit of its table. (Tried: sending only
+what they gained, ``events = events || %s``: no gain at heads-up, docs/benchmarks.md.)"""
 
 
 def _snapshot(row: models.Model) -> models.Model:

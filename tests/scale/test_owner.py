@@ -137,6 +137,57 @@ def table_rows(table_id: int) -> tuple[Any, ...]:
     return table.version, table.state, hands, seats
 
 
+def stored_logs(hand_id: int) -> tuple[Any, ...]:
+    hand = Hand.objects.get(pk=hand_id)
+    return tuple(getattr(hand, name) for name in owner.LOG_FIELDS)
+
+
+async def test_a_rounds_logs_are_committed_with_each_action_and_replay_exactly(
+        alice: Any, bob: Any) -> None:
+    """Random play at a live table: after every acknowledged action the database holds
+    exactly the live copy's round logs (events, game calls, hidden events, policies),
+    and every finished round replays from its stored calls to its stored events."""
+    import random
+
+    from tables.selectors import replay_round
+
+    from ..tables.helpers import random_action
+
+    rng = random.Random(7)
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    async with running(owner.Host()) as host:
+        live = await host.live(table.pk)
+        assert live is not None
+        await host.committed(live)
+        rows: dict[int, Hand] = {}  # the live copy's round rows, by id
+        for _ in range(80):
+            seat, hand, version, legal = await sync(turn)(table.pk)
+            if seat is None:
+                break
+            user = alice if seat == 0 else bob
+            live = host.lives[table.pk]
+            assert live.run.hand_row is not None and live.run.hand_row.pk == hand
+            rows[hand] = live.run.hand_row
+            await host.command(table.pk, user, None, {
+                "type": "act", "hand": hand, "version": version,
+                "action": random_action(legal, rng)})
+            for row in (rows[hand], host.lives[table.pk].run.hand_row):
+                if row is not None:  # (acknowledged: committed)
+                    assert await sync(stored_logs)(row.pk) == tuple(
+                        getattr(row, name) for name in owner.LOG_FIELDS)
+        assert len(rows) >= 5 and host.stats["fast"] >= 20  # (until somebody is broke)
+
+        def finished() -> list[Hand]:
+            return list(Hand.objects.filter(table_id=table.pk, ended_at__isnull=False)
+                        .select_related("table"))
+
+        done = await sync(finished)()
+        assert len(done) >= 4
+        for stored in done:
+            assert await sync(replay_round)(stored) == stored.events
+    await sync(assert_chips_conserved)()
+
+
 async def test_a_change_behind_the_owners_back_refuses_its_command(alice: Any,
                                                                    bob: Any) -> None:
     (table,) = await sync(tables_with_players)(1, alice, bob)
