@@ -922,6 +922,8 @@ class Host:
                 self.channel, messages)))
         except (RedisError, OSError) as error:  # Redis away (no traceback: expected)
             log.warning("relaying table %s failed: %r", table_id, error)
+            if self.started:  # (at once: the lease thread looks twice a second)
+                self._broker_failed()
             return None
         except Exception:
             log.warning("relaying table %s failed", table_id, exc_info=True)
@@ -1392,6 +1394,8 @@ class Host:
 
     def unload_idle(self) -> None:
         """Forget tables nobody sits at or watches here (memory; their lease goes)."""
+        if self.broker_down is not None:
+            return  # (their leases could not be given back)
         for table_id, live in list(self.lives.items()):
             if (live.dirty or any(live.run.seats) or self.local.get(table_id)
                     or table_id in self.closed or (live.landed and not live.landed.done())):

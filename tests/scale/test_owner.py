@@ -11,6 +11,7 @@ import asyncio
 import collections
 import contextlib
 import os
+import time
 import uuid
 from collections.abc import AsyncIterator
 from datetime import timedelta
@@ -703,4 +704,46 @@ async def test_redis_out_of_reach_refuses_cleanly_never_crashes(alice: Any, bob:
             await player.close()
     finally:
         owner.reset()
+    await sync(assert_chips_conserved)()
+
+
+async def test_a_turn_watched_from_elsewhere_waits_while_redis_is_away(alice: Any,
+                                                                      bob: Any) -> None:
+    """While Redis is away a player connected through another process hears nothing:
+    the owner holds the turn (no timeout), and no table is adopted. When Redis has
+    answered the lease thread for the grace period, the turn starts over, full length,
+    with a fresh version (clients resync); adopting waits a lease more."""
+    from tables.outage import RESUME_GRACE_SECONDS
+
+    watched, local = await sync(tables_with_players)(2, alice, bob)
+    async with running(owner.Host()) as host:
+        lives = {t.pk: await host.live(t.pk) for t in (watched, local)}
+        for live in lives.values():
+            assert live is not None
+            await host.committed(live)
+        lives[watched.pk].remote, lives[local.pk].remote = True, False
+        versions = {pk: live.run.table.version for pk, live in lives.items()}
+        host._broker_failed()  # (as a relay or the lease thread finds Redis away)
+        assert await host.adopt() == []
+        soon = timezone.now() + timedelta(seconds=0.2)
+        for live in lives.values():
+            live.run.table.deadline = soon
+            live.schedule()
+        await asyncio.sleep(0.6)
+        # Only the table heard here timed out; the other one waits, not timed out.
+        assert host.stats["timeout"] == 1 and host.held == {watched.pk}
+        assert lives[watched.pk].run.table.version == versions[watched.pk]
+        assert lives[local.pk].run.table.version > versions[local.pk]
+        # Redis answers (it never left): after the grace, a full turn from then.
+        for _ in range(int(RESUME_GRACE_SECONDS * 20) + 40):
+            if host.broker_down is None and not lives[watched.pk].dirty:
+                break
+            await asyncio.sleep(0.05)
+        assert host.broker_down is None and not host.held
+        await host.committed(lives[watched.pk])
+        table = await sync(lambda: Table.objects.get(pk=watched.pk))()
+        assert table.version > versions[watched.pk]
+        assert table.deadline > timezone.now() + timedelta(seconds=table.turn_seconds - 5)
+        assert host.stats["timeout"] == 1
+        assert host.adopt_after > time.monotonic()
     await sync(assert_chips_conserved)()
