@@ -350,6 +350,10 @@ class Host:
         self.generation: collections.Counter[int] = collections.Counter()  # such transactions
         self.taking: collections.Counter[int] = collections.Counter()  # being loaded
         self.admitted: set[int] = set()  # tables whose first seat was admitted
+        # Tables being played (as the last look for orphans saw them, :meth:`adopt`):
+        # a connection to one is never refused as busy (its owner died: it is taken
+        # over here whatever the load, and its players must reach it).
+        self.running: set[int] = set()
         self.loading: dict[int, asyncio.Future[TableRun | None]] = {}
         self.loader_task: asyncio.Task[None] | None = None
         self.ids = itertools.count(1)
@@ -542,7 +546,7 @@ class Host:
             # (The cap counts tables played, not watched; a table not loaded here has
             # nobody seated, so a sit at it would be a new table played here, unless
             # its first seat was admitted and it is out of memory for a moment.)
-            if table_id not in self.admitted and (
+            if table_id not in self.admitted and table_id not in self.running and (
                     (admit and self.late()) or (seat and self.full())):
                 self.stats["refused"] += 1
                 raise TableError("server_busy", BUSY)
@@ -1409,7 +1413,8 @@ class Host:
         the tables taken."""
         if self.broker_down is not None or time.monotonic() < self.adopt_after:
             return []  # (Redis away or just back: leases lapsed, their owners still play)
-        ids = [i for i in await self.db(_running_tables)
+        self.running = set(await self.db(_running_tables))
+        ids = [i for i in sorted(self.running)
                if i not in self.lives and i not in self.closed and i not in self.taking]
         if not ids:
             return []

@@ -353,6 +353,26 @@ async def test_new_tables_are_refused_at_capacity(alice: Any, bob: Any, settings
         assert empty.pk not in host.lives and first.pk in host.lives
 
 
+async def test_a_dead_owners_players_are_never_refused_as_busy(alice: Any, bob: Any) -> None:
+    """Running late, a process refuses new tables, but not the reconnecting players of
+    a table whose owner died: it is played, and taken over here whatever the load."""
+    played, new = await sync(tables_with_players)(2, alice, bob)
+    await sync(lambda: Table.objects.filter(pk=new.pk).update(
+        status="waiting", deadline=None, bot_due=None))()  # (not playing yet)
+    async with running(owner.Host()) as host:
+        assert host.redis is not None
+        key = host.lease_key(played.pk)
+        await host.redis.set(key, "owner.elsewhere", px=60_000)  # another process's
+        assert await host.adopt() == [] and played.pk in host.running
+        await host.redis.delete(key)  # ... which dies
+        host.load = 10.0  # (running late)
+        live = await host.live(played.pk)
+        assert live is not None and any(live.run.seats)
+        with pytest.raises(TableError) as refused:
+            await host.live(new.pk)
+        assert refused.value.code == "server_busy"
+
+
 async def test_money_moves_in_a_transaction_of_its_own(alice: Any, bob: Any) -> None:
     (table,) = await sync(tables_with_players)(1, alice, bob)
     async with running(owner.Host()) as host:
