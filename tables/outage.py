@@ -96,8 +96,8 @@ class RateLimitFilter(logging.Filter):
 
 _installed: set[str] = set()
 # The loggers that repeat themselves while Redis is away.
-NOISY = ("tables.worker", "tables.owner", "tables.fanout", "tables.consumers", "tables.presence",
-         "tables.outage", "lobby.consumers", "research.consumers",
+NOISY = ("tables.worker", "tables.owner", "tables.fanout", "tables.consumers",
+         "tables.presence", "tables.outage", "lobby.consumers", "research.consumers",
          "channels_redis.pubsub", "channels_redis.core")
 
 
