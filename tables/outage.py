@@ -10,6 +10,10 @@ pieces every part of the server shares:
   carries no traceback). :func:`quiet` installs it on the loggers that repeat
   themselves during an outage (the worker, the fan-out, the consumers and
   channels-redis' own receive loop, which logs a traceback every second).
+* :class:`Outage` — the state of one outage as a process sees it: down since
+  when, answering again since when, and whether it has answered long enough
+  (``RESUME_GRACE_SECONDS``) for held timers to resume. The worker's pause
+  (tables.worker) and the live tables' owners (tables.owner) both run on it.
 * :class:`LayerGuard` — a mixin for the websocket consumers: a handshake while
   the channel layer is down is refused cleanly — accepted, told
   ``{"type": "error", "code": "unavailable"}`` and closed with 1013 ("try again
@@ -139,6 +143,53 @@ def let_daphne_send_server_codes() -> None:
 
 
 let_daphne_send_server_codes()
+
+
+class Outage:
+    """One process's view of an outage of ``what`` (a service it cannot do without).
+
+    :meth:`fail` on every failed call (the first one logs ``what`` is unreachable and
+    ``held``, what the process holds meanwhile); :meth:`answered` on every call that
+    works again: True once ``what`` has answered for ``grace`` seconds without a
+    failure in between — the caller gives the held turns their time back, then
+    :meth:`end` closes the outage (the caller's own log line says what it gave back).
+    """
+
+    def __init__(self, what: str, held: str, grace: float | None = None, *,
+                 logger: logging.Logger | None = None) -> None:
+        self.what, self.held, self.log = what, held, logger or log
+        self.grace = RESUME_GRACE_SECONDS if grace is None else grace
+        self.started: float | None = None  # when the outage began (monotonic)
+        self.up_at: float | None = None  # when ``what`` answered again
+        self.resumed_at = -1e9  # when the last outage ended
+        self.outages = 0
+
+    @property
+    def down(self) -> bool:
+        return self.started is not None
+
+    def fail(self) -> None:
+        if self.started is None:
+            self.started = time.monotonic()
+            self.outages += 1
+            self.log.warning("%s unreachable: %s", self.what, self.held)
+        self.up_at = None
+
+    def answered(self) -> bool:
+        """Whether the outage is over (never while there is none)."""
+        if self.started is None:
+            return False
+        now = time.monotonic()
+        if self.up_at is None:
+            self.up_at = now
+        return now - self.up_at >= self.grace
+
+    def end(self) -> float:
+        """Close the outage; its length in seconds."""
+        now = time.monotonic()
+        length = now - (self.started if self.started is not None else now)
+        self.started, self.up_at, self.resumed_at = None, None, now
+        return length
 
 
 class LayerGuard:

@@ -68,7 +68,7 @@ from accounts.models import Player, User
 from . import fanout, presence, rowsql, services
 from .errors import TableError
 from .models import Hand, Seat, Table, TableStatus
-from .outage import HANDSHAKE_LAYER_TIMEOUT, RESUME_GRACE_SECONDS, UNAVAILABLE
+from .outage import HANDSHAKE_LAYER_TIMEOUT, UNAVAILABLE, Outage
 from .runtime import HAND_DEFER, RUNTIME_FIELDS, NeedsTransaction, TableRun
 
 log = logging.getLogger(__name__)
@@ -378,10 +378,10 @@ class Host:
         self.credential_members: dict[str, set[Any]] = {}
         # Where clients reach this process (the discovery endpoint, route()).
         self.url = os.environ.get("TABLES_OWNER_URL", "")
-        # Redis out of reach (the lease thread finds out, :meth:`_broker_failed`):
-        # since when, when it answered again, and the tables whose turn timer is held.
-        self.broker_down: float | None = None
-        self.broker_up: float | None = None
+        # Redis out of reach (the lease thread or a relay finds out,
+        # :meth:`_broker_failed`), and the tables whose turn timer is held meanwhile.
+        self.outage = Outage("Redis", "turn timers of tables watched from other "
+                                      "processes are held, adopting is paused", logger=log)
         self.held: set[int] = set()
         self.adopt_after = 0.0  # no adopting before (the owners take their leases back)
 
@@ -751,7 +751,7 @@ class Host:
         table = live.run.table
         now = timezone.now()
         key = table.decision_key
-        if (self.broker_down is not None and live.remote and table.deadline is not None
+        if (self.outage.down and live.remote and table.deadline is not None
                 and table.deadline <= now):
             self.held.add(live.table_id)  # nobody elsewhere hears of the turn: it waits
             return
@@ -1270,7 +1270,7 @@ class Host:
             try:
                 ids = sorted(set(list(self.lives) + list(self.taking) + list(self.closed)))
                 client.zadd(self.hosts_key(), {self.channel: time.time() + ms / 1000})
-                if self.broker_down is not None:
+                if self.outage.down:
                     loop.call_soon_threadsafe(self._broker_answered)
                 if self.url:
                     client.hset(self.hosts_key() + ":urls", self.channel, self.url)
@@ -1294,31 +1294,20 @@ class Host:
         here, nor can they forward their players' commands. Play goes on for this
         process's own connections; the turn timers of tables watched elsewhere are held
         (:meth:`fire`), and no process adopts tables (their leases lapse meanwhile)."""
-        self.broker_up = None
-        if self.broker_down is None:
-            self.broker_down = time.monotonic()
-            log.warning("Redis unreachable: turn timers of tables watched from other "
-                        "processes are held, adopting is paused")
+        self.outage.fail()
 
     def _broker_answered(self) -> None:
         """Redis answers again: once it has for ``RESUME_GRACE_SECONDS`` (the other
         processes subscribe again meanwhile), every table watched elsewhere or held
         gets a full turn from now and a fresh version (clients resync), as the worker
         does for the classic runtime (:mod:`tables.worker`)."""
-        if self.broker_down is None:
+        if not self.outage.answered():
             return
-        now = time.monotonic()
-        if self.broker_up is None:
-            self.broker_up = now
-            return
-        if now - self.broker_up < RESUME_GRACE_SECONDS:
-            return
-        held, outage = self.held, now - self.broker_down
-        self.broker_down = self.broker_up = None
+        held, outage = self.held, self.outage.end()
         self.held = set()
         # The leases lapsed: this process's lease thread took its own back already;
         # adopting waits a lease more so that no owner's tables are taken from it.
-        self.adopt_after = now + lease_seconds()
+        self.adopt_after = time.monotonic() + lease_seconds()
         lives = [live for live in self.lives.values() if live.remote or live.table_id in held]
         log.warning("Redis back: timers resume after a %.1f s outage; %d tables (%d held) "
                     "get a full turn from now", outage, len(lives), len(held))
@@ -1410,7 +1399,7 @@ class Host:
 
     def unload_idle(self) -> None:
         """Forget tables nobody sits at or watches here (memory; their lease goes)."""
-        if self.broker_down is not None:
+        if self.outage.down:
             return  # (their leases could not be given back)
         for table_id, live in list(self.lives.items()):
             if (live.dirty or any(live.run.seats) or self.local.get(table_id)
@@ -1423,7 +1412,7 @@ class Host:
     async def adopt(self) -> list[int]:
         """Take over, at once and all together, the running tables that nobody owns;
         the tables taken."""
-        if self.broker_down is not None or time.monotonic() < self.adopt_after:
+        if self.outage.down or time.monotonic() < self.adopt_after:
             return []  # (Redis away or just back: leases lapsed, their owners still play)
         self.running = set(await self.db(_running_tables))
         ids = [i for i in sorted(self.running)

@@ -38,7 +38,7 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from . import fanout, house, owner, services
-from .outage import RESUME_GRACE_SECONDS
+from .outage import Outage
 
 log = logging.getLogger(__name__)
 HOUSEKEEPING_SECONDS = 1.0
@@ -84,43 +84,25 @@ def housekeeping(now: datetime | None = None, send: Sender | None = None, *,
 FIRE, HOLD, RESUME = "fire", "hold", "resume"
 
 
-class Pause:
+class Pause(Outage):
     """Whether the worker may fire timers now: the outage state of one worker.
 
     :meth:`step` takes whether the channel layer took the tick's probe and answers
     ``FIRE`` (all well), ``HOLD`` (unreachable, or reachable again for less than
     ``RESUME_GRACE_SECONDS``) or ``RESUME`` (once, at the end of an outage: give the
     turns their time back, then :meth:`resumed`). A publish that fails while firing
-    starts an outage too (:meth:`publish_failed`).
+    starts an outage too, and so does PostgreSQL out of reach (nobody could act
+    either: the same pause and, when a tick works again, the same full turn).
     """
 
     def __init__(self, grace: float | None = None) -> None:
-        self.grace = RESUME_GRACE_SECONDS if grace is None else grace
-        self.since: datetime | None = None  # when the outage began (wall clock)
-        self.started = 0.0  # the same, monotonic
-        self.up_at: float | None = None  # when the layer answered again (monotonic)
-        self.resumed_at = -1e9  # when the last outage ended (monotonic)
-        self.outages = 0
+        super().__init__("channel layer",
+                         "turn timers, house bots and the presence sweep are paused", grace,
+                         logger=log)
 
     @property
     def paused(self) -> bool:
-        return self.since is not None
-
-    def _begin(self, now: datetime) -> None:
-        if self.since is None:
-            self.since, self.started = now, time.monotonic()
-            self.outages += 1
-            log.warning("channel layer unreachable: turn timers, house bots and the "
-                        "presence sweep are paused")
-        self.up_at = None
-
-    def publish_failed(self, now: datetime) -> None:
-        self._begin(now)
-
-    def database_failed(self, now: datetime) -> None:
-        """PostgreSQL unreachable: nobody could act either, so the same pause (and, when
-        a tick works again, the same full turn) as for the channel layer."""
-        self._begin(now)
+        return self.down
 
     @property
     def sweeping(self) -> bool:
@@ -130,27 +112,24 @@ class Pause:
         grace = float(settings.TABLES.get("PRESENCE_TIMEOUT", 12))
         return not self.paused and time.monotonic() - self.resumed_at >= grace
 
-    def step(self, reachable: bool, now: datetime) -> str:
+    def step(self, reachable: bool) -> str:
         if not reachable:
-            self._begin(now)
+            self.fail()
             return HOLD
-        if self.since is None:
+        if not self.down:
             return FIRE
-        if self.up_at is None:
-            self.up_at = time.monotonic()
-        return RESUME if time.monotonic() - self.up_at >= self.grace else HOLD
+        return RESUME if self.answered() else HOLD
 
     def resumed(self, tables: int) -> None:
         log.warning("channel layer back: timers resume after a %.1f s pause; %d running "
-                    "turns got a full turn from now", time.monotonic() - self.started, tables)
-        self.since, self.up_at, self.resumed_at = None, None, time.monotonic()
+                    "turns got a full turn from now", self.end(), tables)
 
 
 def step(pause: Pause, reachable: bool, send: Sender | None = None,
          now: datetime | None = None) -> str:
     """One tick of the worker under ``pause``: fire, hold, or resume (see :class:`Pause`)."""
     now = now or timezone.now()
-    action = pause.step(reachable, now)
+    action = pause.step(reachable)
     if action == RESUME and settings.TABLES.get("OWNERS"):
         pause.resumed(0)  # (live tables: their owners keep the time)
     elif action == RESUME:
@@ -161,7 +140,7 @@ def step(pause: Pause, reachable: bool, send: Sender | None = None,
         failures = fanout.health.failures
         tick(now, send=send)
         if fanout.health.failures != failures:  # the layer went away under this tick
-            pause.publish_failed(now)
+            pause.fail()
     return action
 
 
@@ -209,7 +188,7 @@ def run(stop: threading.Event | None = None, tick_seconds: float | None = None) 
         except (OperationalError, InterfaceError):
             log.exception("table worker step failed")  # (rate-limited: tables.outage)
             if not database_reachable():  # PostgreSQL away (not a deadlock): pause as well
-                pause.database_failed(timezone.now())
+                pause.fail()
         except Exception:  # keep going: one broken table must not stop every table
             log.exception("table worker step failed")
         finally:
@@ -233,7 +212,7 @@ async def _run_in_loop() -> None:
         except (OperationalError, InterfaceError):
             log.exception("in-process table worker step failed")
             if not await database_sync_to_async(database_reachable)():
-                pause.database_failed(timezone.now())
+                pause.fail()
         except Exception:
             log.exception("in-process table worker step failed")
         await asyncio.sleep(default_tick())

@@ -227,6 +227,29 @@ def _stored_events(table: Any) -> list[str]:
     return [e["type"] for h in Hand.objects.filter(table=table) for e in h.events]
 
 
+def test_an_outage_ends_after_answering_for_the_grace_without_a_failure() -> None:
+    clock = [100.0]
+    with mock.patch.object(outage.time, "monotonic", lambda: clock[0]):
+        state = outage.Outage("Redis", "timers are held", grace=2.0)
+        assert not state.down and not state.answered()  # no outage: nothing to end
+        state.fail()
+        clock[0] += 5
+        state.fail()  # (still the same outage)
+        assert state.down and state.outages == 1
+        assert not state.answered()  # answering starts the grace
+        clock[0] += 1.5
+        state.fail()  # a failure within the grace starts it over
+        assert not state.answered()
+        clock[0] += 1.9
+        assert not state.answered()
+        clock[0] += 0.1
+        assert state.answered() and state.down  # over, until the caller ends it
+        assert state.end() == pytest.approx(8.5) and not state.down
+        assert state.resumed_at == clock[0] and not state.answered()
+        state.fail()
+        assert state.down and state.outages == 2
+
+
 def test_the_worker_holds_while_it_cannot_publish_and_then_gives_a_full_turn(
         table: Any, alice: Any, bob: Any) -> None:
     sit(table, alice, 0)
@@ -301,7 +324,7 @@ def test_the_worker_pauses_when_postgresql_is_away_but_not_on_a_deadlock(
 def test_after_a_pause_the_presence_sweep_waits_for_fresh_heartbeats(table: Any) -> None:
     pause = worker.Pause(grace=0)
     assert pause.sweeping
-    pause.database_failed(timezone.now())
+    pause.fail()
     assert pause.paused and not pause.sweeping
     assert worker.step(pause, reachable=True) == worker.RESUME
     # Live connections could not write heartbeats meanwhile: nobody is swept before
