@@ -75,7 +75,10 @@ def update_stats(limit: int = 2000) -> int:
         hands = Hand.objects.filter(pk__gt=start, ended_at__isnull=False)
         if running is not None:
             hands = hands.filter(pk__lt=running)
+        # (Only what is counted: a finished hand's other logs, and its table's state,
+        # are most of its bytes, and decoding them was most of the worker's time.)
         batch = list(hands.order_by("pk").select_related("table")
+                     .only("pk", "events", "table__game", "table__big_blind")
                      .prefetch_related("players")[:limit])
         if not batch:
             return 0
