@@ -151,3 +151,30 @@ def test_update_rows_writes_each_row(alice: Any, bob: Any) -> None:
     rowsql.update_rows([], ("stack",))  # nothing: no statement
     assert [s.stack for s in Seat.objects.filter(table=table).order_by("number")] == [
         1000, 1001]
+
+
+@pytest.mark.django_db
+def test_a_commits_snapshot_of_a_row_is_the_copy_copy_would_make(alice: Any, bob: Any) -> None:
+    """The owner's group commit copies each row it writes (tables.owner._snapshot)
+    without ``copy.copy``'s pickling: the same values, its own state, its own lists."""
+    import copy
+
+    from tables.owner import _snapshot
+
+    table = _playing_table(alice, bob)
+    hand = Hand.objects.get(pk=turn(table.pk)[1])
+    assert hand.table.pk == table.pk  # (a cached relation: the copy's cache is its own)
+    for row in (Table.objects.get(pk=table.pk), hand):
+        snapshot, reference = _snapshot(row), copy.copy(row)
+        assert type(snapshot) is type(row) and snapshot.pk == row.pk
+        assert _values(snapshot) == _values(reference) == _values(row)
+        assert snapshot._state is not row._state and not snapshot._state.adding
+        assert snapshot._state.db == row._state.db
+        assert snapshot._state.fields_cache == row._state.fields_cache
+        assert snapshot._state.fields_cache is not row._state.fields_cache
+        for field in row._meta.concrete_fields:
+            value = getattr(row, field.attname)
+            if isinstance(value, list):
+                assert getattr(snapshot, field.attname) is not value
+                value.append("later")  # a later change does not reach the snapshot
+                assert getattr(snapshot, field.attname) != value
