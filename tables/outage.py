@@ -148,16 +148,16 @@ let_daphne_send_server_codes()
 class Outage:
     """One process's view of an outage of ``what`` (a service it cannot do without).
 
-    :meth:`fail` on every failed call (the first one logs ``what`` is unreachable and
-    ``held``, what the process holds meanwhile); :meth:`answered` on every call that
+    :meth:`fail` on every failed call (the first one logs that ``what`` is unreachable
+    and ``meanwhile``, what the process holds until it is back); :meth:`answered` on every call that
     works again: True once ``what`` has answered for ``grace`` seconds without a
     failure in between — the caller gives the held turns their time back, then
     :meth:`end` closes the outage (the caller's own log line says what it gave back).
     """
 
-    def __init__(self, what: str, held: str, grace: float | None = None, *,
+    def __init__(self, what: str, meanwhile: str, grace: float | None = None, *,
                  logger: logging.Logger | None = None) -> None:
-        self.what, self.held, self.log = what, held, logger or log
+        self.what, self.meanwhile, self.log = what, meanwhile, logger or log
         self.grace = RESUME_GRACE_SECONDS if grace is None else grace
         self.started: float | None = None  # when the outage began (monotonic)
         self.up_at: float | None = None  # when ``what`` answered again
@@ -172,7 +172,7 @@ class Outage:
         if self.started is None:
             self.started = time.monotonic()
             self.outages += 1
-            self.log.warning("%s unreachable: %s", self.what, self.held)
+            self.log.warning("%s unreachable: %s", self.what, self.meanwhile)
         self.up_at = None
 
     def answered(self) -> bool:
@@ -187,7 +187,7 @@ class Outage:
     def end(self) -> float:
         """Close the outage; its length in seconds."""
         now = time.monotonic()
-        length = now - (self.started if self.started is not None else now)
+        length = 0.0 if self.started is None else now - self.started
         self.started, self.up_at, self.resumed_at = None, None, now
         return length
 
