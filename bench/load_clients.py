@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import random
 import time
 from collections import Counter
@@ -49,7 +48,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import orjson
 import websockets
+from websockets import ConnectionClosed, WebSocketException
 
 Json = dict[str, Any]
 HEARTBEAT = 5.0  # docs/protocol.md: a ping every 5 s
@@ -65,7 +66,7 @@ _background: set[asyncio.Task[None]] = set()
 
 
 async def _quietly(coroutine: Any) -> None:
-    with contextlib.suppress(websockets.ConnectionClosed):
+    with contextlib.suppress(ConnectionClosed):
         await coroutine
 
 
@@ -332,7 +333,7 @@ class Client:
         return self.table.measuring()
 
     async def send(self, data: Json) -> None:
-        await self.ws.send(json.dumps(data, separators=(",", ":")))
+        await self.ws.send(orjson.dumps(data).decode())
 
     async def run(self, gate: asyncio.Semaphore) -> None:
         headers = {"Authorization": f"Bearer {self.bot['token']}"}
@@ -343,7 +344,7 @@ class Client:
                     ws = await websockets.connect(
                         self.url, additional_headers=headers, open_timeout=60,
                         ping_interval=None, max_size=2**20, compression=None)
-            except (OSError, TimeoutError, websockets.WebSocketException):
+            except (OSError, TimeoutError, WebSocketException):
                 if self.resyncing or self.net.dead(self.port):  # the kill: the next port
                     self.stats.fault_errors["connect_failed"] += 1
                     self.port = self.net.next_port(self.port)
@@ -368,8 +369,8 @@ class Client:
                     spawn(self.ask_snapshot(ws))
                 async for text in ws:
                     self.stats.messages += 1
-                    self.handle(json.loads(text), time.monotonic())
-            except websockets.ConnectionClosed:
+                    self.handle(orjson.loads(text), time.monotonic())
+            except ConnectionClosed:
                 pass
             finally:
                 beat.cancel()
@@ -423,7 +424,7 @@ class Client:
             spawn(self.close())
 
     async def heartbeat(self) -> None:
-        with contextlib.suppress(websockets.ConnectionClosed):
+        with contextlib.suppress(ConnectionClosed):
             await asyncio.sleep(random.random() * HEARTBEAT)
             while True:
                 await self.send({"type": "ping"})
@@ -673,7 +674,7 @@ class Seated(Client):
         self.pending[request_id] = attempt
         try:
             await self.send(command)
-        except websockets.ConnectionClosed:
+        except ConnectionClosed:
             self.pending.pop(request_id, None)
             return
         if self.net.faults:
@@ -728,7 +729,7 @@ class Spectator(Client):
         while not self.window.stopping:
             await asyncio.sleep(SNAPSHOT_EVERY * (0.5 + random.random()))
             if self.ws is not None and not self.window.stopping:
-                with contextlib.suppress(websockets.ConnectionClosed):
+                with contextlib.suppress(ConnectionClosed):
                     await self.send({"type": "snapshot", "request_id": "check"})
 
     def on_private(self, message: Json, at: float) -> None:
@@ -854,7 +855,7 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
                     _note_silence(stats, group, window, now, opened)
     # A last snapshot for the chip check, then close.
     for spectator in spectators:
-        with contextlib.suppress(websockets.ConnectionClosed, AttributeError):
+        with contextlib.suppress(ConnectionClosed, AttributeError):
             await spectator.send({"type": "snapshot", "request_id": "final"})
     await asyncio.sleep(2)
     window.stopping = True
