@@ -199,6 +199,7 @@ TABLES = {
     # (tables/owner.py, docs/scale.md); PostgreSQL only.
     "OWNERS": env_bool("TABLES_OWNERS", False),
     "OWNER_COMMIT_MS": float(os.environ.get("TABLES_OWNER_COMMIT_MS", "10")),
+    "OWNER_COMMIT_LANES": int(os.environ.get("TABLES_OWNER_COMMIT_LANES", "2")),
     "OWNER_LEASE_SECONDS": float(os.environ.get("TABLES_OWNER_LEASE_SECONDS", "3")),
     "OWNER_BUSY_LAG_MS": float(os.environ.get("TABLES_OWNER_BUSY_LAG_MS", "150")),
     "OWNER_BUSY_COMMIT_MS": float(os.environ.get("TABLES_OWNER_BUSY_COMMIT_MS", "250")),

@@ -379,7 +379,9 @@ class Host:
         self.started = False
         self.ready = asyncio.Event()
         self.tasks: list[asyncio.Task[None]] = []
-        self.writer: psycopg.AsyncConnection[Any] | None = None  # the group commit's
+        # The group commit's connections, one per lane (:meth:`_commit_loop`).
+        self.writers: dict[int, psycopg.AsyncConnection[Any]] = {}
+        self.commit_began = -1e9  # when the last commit started (loop time)
         self.loader = concurrent.futures.ThreadPoolExecutor(1, "owner-load")
         self.stats: collections.Counter[str] = collections.Counter()
         self.timings = Timings()  # durations for the periodic report
@@ -427,10 +429,12 @@ class Host:
             except Exception as error:  # (Redis away: connected by the first use)
                 log.warning("Redis unreachable at start: %r", error)
         loop = asyncio.get_running_loop()
-        for job in (self._commit_loop, self._receive_loop, self._lease_loop, self._lag_loop,
+        for job in (self._receive_loop, self._lease_loop, self._lag_loop,
                     self._adopt_loop, self._relay_loop, self._credential_loop,
                     self._sweep_loop, self._report_loop):
             self.tasks.append(loop.create_task(job()))
+        for lane in range(max(1, int(conf("OWNER_COMMIT_LANES", 2)))):
+            self.tasks.append(loop.create_task(self._commit_loop(lane)))
         await self._refill_ids()
 
     async def stop(self) -> None:
@@ -442,27 +446,28 @@ class Host:
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(self.loader, lambda: connection.close())
         self.loader.shutdown()
-        if self.writer is not None:
-            await self.writer.close()
+        for writer in self.writers.values():
+            await writer.close()
         if self.redis is not None:
             await self.redis.aclose()
 
-    async def writer_connection(self) -> psycopg.AsyncConnection[Any]:
-        """The group commit's own connection (opened on first use, again after a failure),
+    async def writer_connection(self, lane: int = 0) -> psycopg.AsyncConnection[Any]:
+        """A commit lane's own connection (opened on first use, again after a failure),
         with the settings of Django's."""
-        if self.writer is None or self.writer.closed:
+        writer = self.writers.get(lane)
+        if writer is None or writer.closed:
             params = {k: v for k, v in connection.get_connection_params().items()
                       if k not in ("cursor_factory", "context", "prepare_threshold")}
             params.setdefault("connect_timeout", 10)
-            self.writer = await psycopg.AsyncConnection.connect(
+            writer = self.writers[lane] = await psycopg.AsyncConnection.connect(
                 **params, autocommit=True, prepare_threshold=0)
-        return self.writer
+        return writer
 
-    async def drop_writer(self) -> None:
-        if self.writer is not None:
+    async def drop_writer(self, lane: int = 0) -> None:
+        writer = self.writers.pop(lane, None)
+        if writer is not None:
             with contextlib.suppress(Exception):
-                await self.writer.close()
-            self.writer = None
+                await writer.close()
 
     async def db(self, call: Callable[..., Any], *args: Any) -> Any:
         """``call`` in the loader thread (its own database connection)."""
@@ -805,28 +810,46 @@ class Host:
         self.pending[live.table_id] = live
         self.wake.set()
 
-    async def _commit_loop(self) -> None:
-        # Commits start at most once per window: a change waits for the window only
-        # if the last commit started less than a window ago (under load the commit
-        # just written was the wait, and changes gathered meanwhile go at once).
+    def _take_pending(self) -> list[Live]:
+        """The changed tables a commit may take now: not those whose previous commit
+        is still under way in another lane (a table's commits land in order); they
+        stay pending, and that commit's lane wakes the committers when it is done."""
+        lives = []
+        for table_id, live in list(self.pending.items()):
+            if live.landed is not None and not live.landed.done() and not live.dead:
+                continue
+            del self.pending[table_id]
+            if not live.dead and live.dirty:
+                lives.append(live)
+        return lives
+
+    async def _commit_loop(self, lane: int = 0) -> None:
+        """One lane of the group commit. Commits start at most once per window: a change
+        waits for the window only if the last commit started less than a window ago
+        (under load the commit just written was the wait, and changes gathered
+        meanwhile go at once). With two lanes (``OWNER_COMMIT_LANES``) a commit starts
+        while the one before waits for PostgreSQL and for the busy loop's turns to
+        read its answer: under load that wait, not the work, was most of a command's
+        time to its acknowledgement."""
         window = conf("OWNER_COMMIT_MS", 10) / 1000
         loop = asyncio.get_running_loop()
-        began = -window
         while True:
             await self.wake.wait()
-            if (wait := began + window - loop.time()) > 0:
+            if (wait := self.commit_began + window - loop.time()) > 0:
                 await asyncio.sleep(wait)
-            began = loop.time()
+                continue  # (look again: another lane may have taken them meanwhile)
+            lives = self._take_pending()
             self.wake.clear()
-            lives = [live for live in self.pending.values() if not live.dead and live.dirty]
-            self.pending = {}
+            if not lives:
+                continue
+            self.commit_began = loop.time()
             cutting = time.monotonic()
             cuts = [live.cut() for live in lives]
             self.timings.add("cut", time.monotonic() - cutting)
             while cuts:
                 started = time.monotonic()
                 try:
-                    await write_cuts(await self.writer_connection(), cuts)
+                    await write_cuts(await self.writer_connection(lane), cuts)
                 except Conflict as conflict:
                     for cut in cuts:
                         if cut.table.pk in conflict.table_ids:
@@ -843,7 +866,7 @@ class Host:
                     continue
                 except Exception:
                     log.exception("group commit of %d tables failed", len(cuts))
-                    await self.drop_writer()  # a broken connection must not stay
+                    await self.drop_writer(lane)  # a broken connection must not stay
                     for cut in cuts:
                         self.evict(cut.live, TableError("unavailable", "Saving failed; try "
                                                         "again."))
@@ -860,6 +883,8 @@ class Host:
                 self.timings.add("commit", self.commit_seconds)
                 self.timings.add("publish", time.monotonic() - wrote)
                 break
+            if self.pending:  # (tables that waited for this commit to land)
+                self.wake.set()
 
     # -- fan-out: to this process's connections directly, to the others through Redis
     def relay_key(self, table_id: int) -> str:
