@@ -722,8 +722,11 @@ class Host:
         return None
 
     async def committed(self, live: Live) -> None:
-        """Wait until the live table's last change is committed and sent."""
+        """Wait until the live table's last change is committed and sent (also when it
+        is already in a commit under way)."""
         if not live.dirty:
+            if live.landed is not None and not live.landed.done():
+                await asyncio.shield(live.landed)
             return
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         live.waiters.append(waiter)

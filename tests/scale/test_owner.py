@@ -161,6 +161,10 @@ async def test_a_second_lane_commits_while_the_first_waits_and_a_table_waits_its
             await asyncio.sleep(0.01)
         assert held == [[one.pk]]
         version = first_live.run.table.version
+        # Waiting for the table's commit waits for the one under way (nothing is dirty).
+        waiting = asyncio.create_task(host.committed(first_live))
+        await asyncio.sleep(0.1)
+        assert not first_live.dirty and not waiting.done()
         # The other table: committed by the other lane, the first commit still waiting.
         done = await asyncio.wait_for(host.command(two.pk, users[1], None, commands[1]), 10)
         assert await sync(lambda: Table.objects.get(pk=two.pk).version)() == done
@@ -179,6 +183,7 @@ async def test_a_second_lane_commits_while_the_first_waits_and_a_table_waits_its
         assert await sync(lambda: Table.objects.get(pk=one.pk).version)() < version
         gate.set()
         assert await first == version
+        await waiting
         for _ in range(200):  # then the timeout, committed after it
             if first_live.run.table.version > version and not first_live.dirty:
                 break
