@@ -148,11 +148,12 @@ let_daphne_send_server_codes()
 class Outage:
     """One process's view of an outage of ``what`` (a service it cannot do without).
 
-    :meth:`fail` on every failed call (the first one logs that ``what`` is unreachable
-    and ``meanwhile``, what the process holds until it is back); :meth:`answered` on every call that
-    works again: True once ``what`` has answered for ``grace`` seconds without a
-    failure in between — the caller gives the held turns their time back, then
-    :meth:`end` closes the outage (the caller's own log line says what it gave back).
+    :meth:`fail` on every failed call (the first one logs that ``what`` is
+    unreachable and ``meanwhile``, what the process holds until it is back);
+    :meth:`answered` on every call that works again: True once ``what`` has answered
+    for ``grace`` seconds without a failure in between — the caller gives the held
+    turns their time back, then :meth:`end` closes the outage (the caller's own log
+    line says what it gave back).
     """
 
     def __init__(self, what: str, meanwhile: str, grace: float | None = None, *,

@@ -155,6 +155,11 @@ class Live:
         self.outbox.append(batch)
         self.host.dirty(self)
 
+    @property
+    def in_commit(self) -> bool:
+        """Whether a commit of this table is under way (cut, not yet landed)."""
+        return self.landed is not None and not self.landed.done()
+
     # -- the group commit
     def cut(self) -> Cut:
         """What the next commit writes for this table, copied now (the live objects
@@ -715,7 +720,7 @@ class Host:
             elif live.dirty:
                 with contextlib.suppress(TableError):
                     await self.committed(live)
-            elif live.landed is not None and not live.landed.done():
+            elif live.in_commit:
                 await asyncio.shield(live.landed)
             else:
                 return live
@@ -725,7 +730,7 @@ class Host:
         """Wait until the live table's last change is committed and sent (also when it
         is already in a commit under way)."""
         if not live.dirty:
-            if live.landed is not None and not live.landed.done():
+            if live.in_commit:
                 await asyncio.shield(live.landed)
             return
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -819,7 +824,7 @@ class Host:
         stay pending, and that commit's lane wakes the committers when it is done."""
         lives = []
         for table_id, live in list(self.pending.items()):
-            if live.landed is not None and not live.landed.done() and not live.dead:
+            if live.in_commit and not live.dead:
                 continue
             del self.pending[table_id]
             if not live.dead and live.dirty:
@@ -1446,7 +1451,7 @@ class Host:
             return  # (their leases could not be given back)
         for table_id, live in list(self.lives.items()):
             if (live.dirty or any(live.run.seats) or self.local.get(table_id)
-                    or table_id in self.closed or (live.landed and not live.landed.done())):
+                    or table_id in self.closed or live.in_commit):
                 continue
             self.evict(live)
             self.admitted.discard(table_id)
