@@ -87,7 +87,7 @@ def find_daphne(port: int, scaleout_dir: Path | None = None) -> tuple[int | None
     pid = listener_pid(port, scaleout_dir)
     if pid is None:
         return None, f"no process listens on port {port}"
-    if "daphne" not in _cmdline(pid):
+    if not any(name in _cmdline(pid) for name in ("daphne", "pokersite.serve")):
         return None, f"pid {pid} on port {port} is not a Daphne: {_cmdline(pid)[:80]!r}"
     return pid, ""
 

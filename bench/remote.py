@@ -104,7 +104,7 @@ class Server:
         self.manage("migrate", "-v0")
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+                [PYTHON, "-m", "pokersite.serve", "-b", "127.0.0.1", "-p", str(self.port),
                  "pokersite.asgi:application"], cwd=self.tree, env=self.env, stdout=log,
                 stderr=subprocess.STDOUT)
             if "REDIS_URL" in self.env:

@@ -1,6 +1,8 @@
 """ASGI entry point: HTTP goes to Django, websockets to the Channels router.
 
-Served by Daphne: ``daphne -b 127.0.0.1 -p 8000 pokersite.asgi:application``.
+Served by Daphne on uvloop (pokersite/serve.py):
+``python -m pokersite.serve -b 127.0.0.1 -p 8000 pokersite.asgi:application``
+(plain ``daphne`` with the same arguments serves it on the standard library's loop).
 """
 
 import gc

@@ -87,9 +87,9 @@ def test_static_files_under_daphne_with_debug_off(tmp_path: Path) -> None:
         timeout=60,
     )
     port = _free_port()
-    daphne = Path(sys.executable).with_name("daphne")
-    server = subprocess.Popen(
-        [str(daphne), "-b", "127.0.0.1", "-p", str(port), "pokersite.asgi:application"],
+    server = subprocess.Popen(  # as bin/serve starts it: Daphne on uvloop (pokersite/serve.py)
+        [sys.executable, "-m", "pokersite.serve", "-b", "127.0.0.1", "-p", str(port),
+         "pokersite.asgi:application"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,

@@ -87,7 +87,7 @@ class Server:
 
     def command(self) -> list[str]:
         """What runs the server (Daphne on this server's port)."""
-        return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+        return [sys.executable, "-m", "pokersite.serve", "-b", "127.0.0.1", "-p", str(self.port),
                 "pokersite.asgi:application"]
 
     def start(self) -> None:

@@ -64,9 +64,9 @@ for key, deck in DECKS.items():
             chance["reshuffle"] = _deck
         return chance
     game.draw_chance = fixed
-sys.argv = ["daphne", "-b", "127.0.0.1", "-p", "{port}", "pokersite.asgi:application"]
-from daphne.cli import CommandLineInterface
-CommandLineInterface.entrypoint()
+sys.argv = ["serve", "-b", "127.0.0.1", "-p", "{port}", "pokersite.asgi:application"]
+from pokersite.serve import main
+main()
 """
 
 

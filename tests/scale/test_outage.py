@@ -95,7 +95,7 @@ class Servers:
         for port in self.ports:
             with open(self.logs / f"daphne-{port}.log", "wb") as log:
                 self.processes.append(subprocess.Popen(
-                    [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+                    [sys.executable, "-m", "pokersite.serve", "-b", "127.0.0.1", "-p", str(port),
                      "pokersite.asgi:application"], cwd=ROOT, env=self.env,
                     stdout=log, stderr=subprocess.STDOUT))
         with open(self.logs / "worker.log", "wb") as log:

@@ -97,6 +97,9 @@ def serve(port: str) -> None:
                       TABLES_WORKER_TICK_SECONDS="0.01")
     import django
 
+    from pokersite.serve import choose_loop
+
+    choose_loop()  # before Django's set-up imports Daphne (and so installs the reactor)
     django.setup()
     register_test_games()
     from daphne.cli import CommandLineInterface

@@ -51,7 +51,7 @@ class Servers:
     def start(self) -> None:
         for port in self.ports:
             self.processes.append(subprocess.Popen(
-                [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+                [sys.executable, "-m", "pokersite.serve", "-b", "127.0.0.1", "-p", str(port),
                  "pokersite.asgi:application"], cwd=ROOT, env=self.env,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         self.processes.append(subprocess.Popen(
