@@ -43,7 +43,6 @@ resynced), 1 otherwise — timings never fail it.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import multiprocessing
 import os
@@ -63,6 +62,7 @@ elif Path(sys.prefix).resolve() != (ROOT / ".venv").resolve():
     # `websockets`, which bin/serve and bin/test install there).
     os.execv(PYTHON, [str(PYTHON), *sys.argv])
 
+import uvloop  # noqa: E402
 from load_clients import Stats, run_slice  # noqa: E402
 from load_faults import LeaseWatch, find_daphne, kill  # noqa: E402
 from load_procs import Sampler, server_pids  # noqa: E402
@@ -153,7 +153,9 @@ def manage(env: dict[str, str], *command: str) -> str:
 
 def _child(tables: list[dict[str, Any]], ports: list[int], options: dict[str, Any],
            window_times: Any, ready: Any, results: Any, seed: int) -> None:
-    stats = asyncio.run(run_slice(tables, ports, window_times=window_times, ready=ready,
+    # On uvloop, as the server: the generator shares the machine's cores with it, and
+    # its own loop's delays would count in every latency it measures.
+    stats = uvloop.run(run_slice(tables, ports, window_times=window_times, ready=ready,
                                   seed=seed, **options))
     results.put(stats)
 
