@@ -4,7 +4,8 @@ Every error response is ``{"error": {"code": ..., "message": ..., "details": {..
 :func:`exception_handler` (DRF's ``EXCEPTION_HANDLER``) renders DRF's own
 exceptions, :class:`tables.errors.TableError` and
 :class:`accounts.errors.AccountsError` in it; 429 adds ``details.scope`` and
-``details.wait_seconds`` and a ``Retry-After`` header.
+``details.wait_seconds`` and a ``Retry-After`` header, as does 503 ``server_busy``
+(``details.wait_seconds``).
 """
 
 from __future__ import annotations
@@ -106,6 +107,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, TableError):
         code, message, details = exc.code, exc.message, {}
         status_code = TABLE_STATUS.get(code, status.HTTP_409_CONFLICT)
+        if exc.wait_seconds is not None:  # server_busy: when to try again
+            details = {"wait_seconds": exc.wait_seconds}
+            headers["Retry-After"] = str(exc.wait_seconds)
     elif isinstance(exc, AccountsError):
         code, message, details = exc.code, exc.message, {}
         status_code = ACCOUNTS_STATUS.get(code, status.HTTP_409_CONFLICT)

@@ -445,6 +445,10 @@ class CommandsView(ApiView):
         stored = IdempotentRequest.objects.filter(user=user, bot_id=bot_id, key=key).first()
         if stored is None:
             response = self.execute(table_id, user, bot, command)
+            if response.status_code >= 500:
+                # Nothing was done and the answer says to try again (server_busy,
+                # unavailable): the same key must run the command then, not replay this.
+                return response
             try:
                 with transaction.atomic():
                     IdempotentRequest.objects.create(
@@ -473,8 +477,14 @@ class CommandsView(ApiView):
                 version = services.execute(table_id=table_id, user=user, command=command,
                                            bot=bot).version
         except TableError as error:
-            return Response(error_body(error.code, error.message),
-                            status=TABLE_STATUS.get(error.code, status.HTTP_409_CONFLICT))
+            if error.wait_seconds is None:
+                return Response(error_body(error.code, error.message),
+                                status=TABLE_STATUS.get(error.code, status.HTTP_409_CONFLICT))
+            # server_busy: when to try again (as 429 says it)
+            return Response(error_body(error.code, error.message,
+                                       {"wait_seconds": error.wait_seconds}),
+                            status=TABLE_STATUS.get(error.code, status.HTTP_409_CONFLICT),
+                            headers={"Retry-After": str(error.wait_seconds)})
         return Response({"table": table_id, "version": version})
 
 

@@ -321,6 +321,7 @@ class Client:
         self.ready = asyncio.Event()
         self.snapshot_here = False  # a snapshot came on the current connection
         self.busy_here = False  # server_busy on connect on the current connection
+        self.busy_wait: float | None = None  # what its server_busy said: s to wait
         self.resyncing = False  # dropped by the kill, no snapshot since
         self.open = False  # a connection is up
         table.clients.append(self)
@@ -385,7 +386,8 @@ class Client:
                     self.busy("connect")
                 if self.table.refused:
                     break
-                await asyncio.sleep(1 + random.random())  # busy after admission: later
+                # busy after admission: when the refusal said (else 1-2 s)
+                await asyncio.sleep(self.busy_wait or 1 + random.random())
                 continue
             if self.net.dead(self.port):
                 self.fault_dropped()
@@ -446,6 +448,7 @@ class Client:
         self.stats.busy[where] += 1
         if where == "connect":
             self.busy_here = True
+            self.busy_wait = None  # (a close without its error frame says no time)
         if self.table.admitting and not self.table.patient():
             self.table.refuse()
 
@@ -456,6 +459,7 @@ class Client:
         code = message.get("code", "?")
         if code == BUSY:
             self.busy(self.busy_kind(str(message.get("request_id"))))
+            self.busy_wait = message.get("wait_seconds")  # when to try again
             return
         if self.net.faults and code in FAULT_ERRORS and (
                 self.net.in_fault() or self.is_retry(str(message.get("request_id")))):
@@ -560,11 +564,13 @@ class Seated(Client):
         self.settled.set()
         super().give_up()
 
-    async def sit_again(self, ws: Any) -> None:
-        """The sit was refused server_busy: again after a pause, on this connection
-        (a new one sits by itself)."""
-        await asyncio.sleep(self.backoff * (0.75 + 0.5 * random.random()))
-        self.backoff = min(8.0, self.backoff * 2)
+    async def sit_again(self, ws: Any, wait: float | None) -> None:
+        """The sit was refused server_busy: again after the time the refusal said (else
+        a growing pause), on this connection (a new one sits by itself)."""
+        if wait is None:
+            wait = self.backoff * (0.75 + 0.5 * random.random())
+            self.backoff = min(8.0, self.backoff * 2)
+        await asyncio.sleep(wait)
         if self.ws is ws and self.open and not (self.sat or self.table.refused
                                                 or self.window.stopping):
             await self.sit()
@@ -597,7 +603,7 @@ class Seated(Client):
             if kind == "error" and message.get("code") == BUSY:
                 self.busy("sit")
                 if self.table.admitting and not self.table.refused:
-                    spawn(self.sit_again(self.ws))
+                    spawn(self.sit_again(self.ws, message.get("wait_seconds")))
                 return
             self.settled.set()
         if kind == "ack":

@@ -94,14 +94,17 @@ class RestClient:
                     if error.code >= 500:
                         raise ConnectionLost(f"server error {error.code}") from None
                     raise ServerError("http_error", f"HTTP {error.code}", error.code) from None
-                if error.code == 429:
-                    time.sleep(float(info.get("details", {}).get("wait_seconds", 1)))
+                wait = (info.get("details") or {}).get("wait_seconds")
+                if error.code == 429 or (error.code == 503 and wait is not None):
+                    # throttled, or the server is at capacity (server_busy): nothing was
+                    # done; it says when to try again
+                    time.sleep(float(wait or 1))
                     continue
                 raise ServerError(info["code"], info["message"], error.code,
                                   info.get("details")) from None
             except (urllib.error.URLError, ConnectionError, TimeoutError, OSError) as error:
                 raise ConnectionLost(str(error)) from None
-        raise ServerError("throttled", "Still throttled after many retries.", 429)
+        raise ServerError("throttled", "Still throttled or busy after many retries.", 429)
 
     def json(self, method: str, path: str, body: Json | None = None, **options: Any) -> Json:
         """:meth:`request` for endpoints that answer a JSON object."""

@@ -204,6 +204,7 @@ TABLES = {
     "OWNER_BUSY_LAG_MS": float(os.environ.get("TABLES_OWNER_BUSY_LAG_MS", "150")),
     "OWNER_BUSY_COMMIT_MS": float(os.environ.get("TABLES_OWNER_BUSY_COMMIT_MS", "250")),
     "OWNER_MAX_TABLES": int(os.environ.get("TABLES_OWNER_MAX_TABLES", "0")),
+    "OWNER_BUSY_RETRY_SECONDS": int(os.environ.get("TABLES_OWNER_BUSY_RETRY_SECONDS", "5")),
     "OWNER_REPORT_SECONDS": float(os.environ.get("TABLES_OWNER_REPORT_SECONDS", "0")),
 }
 

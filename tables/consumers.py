@@ -257,10 +257,13 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         self.version = max(self.version, event["version"])
         await self.send(text_data=event["text"])
 
-    async def error(self, code: str, message: str, request_id: Any = None) -> None:
+    async def error(self, code: str, message: str, request_id: Any = None,
+                    wait_seconds: int | None = None) -> None:
         data = {"type": "error", "version": self.version, "code": code, "message": message}
         if request_id is not None:
             data["request_id"] = request_id
+        if wait_seconds is not None:  # server_busy: when to try again
+            data["wait_seconds"] = wait_seconds
         await self.send_json(data)
 
     # ---------------------------------------------------------- receiving
@@ -287,7 +290,7 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
             if error.code == "session_ended":
                 await self.refuse(error)
                 return
-            await self.error(error.code, error.message, request_id)
+            await self.error(error.code, error.message, request_id, error.wait_seconds)
 
     def guard(self) -> Credential | None:
         """The credential to re-check before this command, at most every

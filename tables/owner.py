@@ -28,6 +28,9 @@ client has seen is durable, and a crash loses only commands not yet acknowledged
 * **Admission**: while this process is late (its event loop lags more than
   ``OWNER_BUSY_LAG_MS``, or a group commit takes too long) new tables and new
   seats are refused with ``server_busy``; tables already playing keep their pace.
+  The refusal says when to try again (``wait_seconds``, drawn between
+  ``OWNER_BUSY_RETRY_SECONDS`` and twice that, so that the refused do not all come
+  back at once).
 * **Timers** fire on the event loop at the deadline; if the loop itself was late,
   the deadline moves by that lateness once per turn, so that an action waiting
   to be read is not overtaken by the timer.
@@ -44,6 +47,7 @@ import itertools
 import json
 import logging
 import os
+import random
 import socket
 import threading
 import time
@@ -76,7 +80,7 @@ Json = dict[str, Any]
 M = TypeVar("M", bound=models.Model)
 RECHECK_SECONDS = 1.0  # every connection's credential is checked this often
 FAST = ("act",)  # commands applied on the live copy; the rest run in a transaction
-BUSY = "The server is at capacity: no new tables or seats now; try again shortly."
+BUSY = "The server is at capacity: no new tables or seats now; try again in {} seconds."
 
 
 def _prefix() -> str:
@@ -99,6 +103,13 @@ def lease_seconds() -> float:
 
 def conf(name: str, default: Any) -> Any:
     return settings.TABLES.get(name, default)
+
+
+def busy_error() -> TableError:
+    """``server_busy``, with a time to try again spread over clients refused together."""
+    low = max(1, int(conf("OWNER_BUSY_RETRY_SECONDS", 5)))
+    wait = random.randint(low, 2 * low)
+    return TableError("server_busy", BUSY.format(wait), wait_seconds=wait)
 
 
 class Conflict(Exception):
@@ -574,7 +585,7 @@ class Host:
             if table_id not in self.admitted and table_id not in self.running and (
                     (admit and self.late()) or (seat and self.full())):
                 self.stats["refused"] += 1
-                raise TableError("server_busy", BUSY)
+                raise busy_error()
             if not await self._take(table_id):
                 return None
             if table_id in self.closed or table_id in self.lives:
@@ -666,11 +677,12 @@ class Host:
                 if answer.get("moved"):
                     continue
                 if "error" in answer:
-                    raise TableError(answer["error"], answer["message"])
+                    raise TableError(answer["error"], answer["message"],
+                                     wait_seconds=answer.get("wait_seconds"))
                 return int(answer["version"])
             if command["type"] == "sit" and self.busy(live):
                 self.stats["refused"] += 1
-                raise TableError("server_busy", BUSY)
+                raise busy_error()
             return await self.run_command(live, user, bot, command)
         raise TableError("unavailable", "The table's server is moving; try again.")
 
@@ -1210,7 +1222,8 @@ class Host:
                 bot = await self._cached(Player, message["bot"]) if message["bot"] else None
                 reply["version"] = await self.run_command(live, user, bot, message["command"])
         except TableError as error:
-            reply.update(error=error.code, message=error.message)
+            reply.update(error=error.code, message=error.message,
+                         wait_seconds=error.wait_seconds)
         except Exception:
             log.exception("a forwarded command failed")
             reply.update(error="unavailable", message="The command failed; try again.")
