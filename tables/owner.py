@@ -52,7 +52,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 import psycopg
@@ -79,6 +79,9 @@ log = logging.getLogger(__name__)
 Json = dict[str, Any]
 M = TypeVar("M", bound=models.Model)
 RECHECK_SECONDS = 1.0  # every connection's credential is checked this often
+# A turn watched from another process times out only if Redis answered this recently
+# (the lease thread asks it twice a second): else the player may not have heard of it.
+BROKER_FRESH_SECONDS = 1.5
 FAST = ("act",)  # commands applied on the live copy; the rest run in a transaction
 BUSY = "The server is at capacity: no new tables or seats now; try again in {} seconds."
 
@@ -417,6 +420,7 @@ class Host:
                                       "processes are held, adopting is paused", logger=log)
         self.held: set[int] = set()
         self.adopt_after = 0.0  # no adopting before (the owners take their leases back)
+        self.broker_seen = time.monotonic()  # Redis last answered the lease thread
 
     # -- lifecycle
     async def start(self) -> None:
@@ -791,9 +795,7 @@ class Host:
         table = live.run.table
         now = timezone.now()
         key = table.decision_key
-        if (self.outage.down and live.remote and table.deadline is not None
-                and table.deadline <= now):
-            self.held.add(live.table_id)  # nobody elsewhere hears of the turn: it waits
+        if self.held_back(live, now):
             return
         if table.deadline is not None and table.deadline <= now and self.lag > 0.02 \
                 and live.extended_for != key:
@@ -803,11 +805,33 @@ class Host:
             return
         asyncio.get_running_loop().create_task(self._fire(live))
 
+    def held_back(self, live: Live, now: datetime) -> bool:
+        """Whether a turn due now at a table watched from other processes waits: while
+        Redis is away (held: nobody elsewhere hears of the turn), or while it has not
+        answered lately (it may be away and not found out yet: the lease thread asks
+        it twice a second, later on a loaded machine; the timer looks again shortly,
+        and times the turn out once Redis is known to answer)."""
+        table = live.run.table
+        if not live.remote or table.deadline is None or table.deadline > now:
+            return False
+        if self.outage.down:
+            self.held.add(live.table_id)
+            return True
+        if self.redis is not None and \
+                time.monotonic() - self.broker_seen > BROKER_FRESH_SECONDS:
+            if live.timer is not None:
+                live.timer.cancel()
+            live.timer = asyncio.get_running_loop().call_later(0.25, self.fire, live)
+            return True
+        return False
+
     async def _fire(self, live: Live) -> None:
         if await self.settled(live) is None:
             return
         table, now = live.run.table, timezone.now()
         if table.deadline is not None and table.deadline <= now:
+            if self.held_back(live, now):
+                return
             call, what = services.time_out, "timeout"
         elif table.bot_due is not None and table.bot_due <= now:
             call, what = services.house_move, "house"
@@ -1331,6 +1355,7 @@ class Host:
             try:
                 ids = sorted(set(list(self.lives) + list(self.taking) + list(self.closed)))
                 client.zadd(self.hosts_key(), {self.channel: time.time() + ms / 1000})
+                self.broker_seen = time.monotonic()
                 if self.outage.down:
                     loop.call_soon_threadsafe(self._broker_answered)
                 if self.url:

@@ -882,6 +882,34 @@ async def test_redis_out_of_reach_refuses_cleanly_never_crashes(alice: Any, bob:
     await sync(assert_chips_conserved)()
 
 
+async def test_a_turn_watched_from_elsewhere_waits_until_redis_is_known_to_answer(
+        alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Redis away and not found out yet (the lease thread asks it twice a second, later
+    on a loaded machine): a turn watched from another process is not timed out until
+    Redis is known to answer; then it is (a turn heard everywhere runs its course)."""
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    async with running(owner.Host()) as host:
+        live = await host.live(table.pk)
+        assert live is not None
+        await host.committed(live)
+        await asyncio.sleep(0.3)  # (the commit's relay, after it landed, says who listens)
+        live.remote = True
+        version = live.run.table.version
+        monkeypatch.setattr(owner, "BROKER_FRESH_SECONDS", -1.0)  # (not heard lately)
+        live.run.table.deadline = timezone.now() + timedelta(seconds=0.1)
+        live.schedule()
+        await asyncio.sleep(1.0)
+        assert host.stats["timeout"] == 0 and live.run.table.version == version
+        assert not host.held and not host.outage.down
+        monkeypatch.setattr(owner, "BROKER_FRESH_SECONDS", 1.5)  # Redis answers
+        for _ in range(100):  # (a loaded machine fires late)
+            await asyncio.sleep(0.05)
+            if host.stats["timeout"]:
+                break
+        assert host.stats["timeout"] == 1 and live.run.table.version > version
+    await sync(assert_chips_conserved)()
+
+
 async def test_a_turn_watched_from_elsewhere_waits_while_redis_is_away(alice: Any,
                                                                       bob: Any) -> None:
     """While Redis is away a player connected through another process hears nothing:
