@@ -528,6 +528,24 @@ async def test_a_rest_command_runs_at_the_owner(alice: Any, bob: Any) -> None:
     await sync(assert_chips_conserved)()
 
 
+@contextlib.asynccontextmanager
+async def at_capacity(alice: Any, bob: Any, settings: Any,
+                      retry_seconds: int) -> AsyncIterator[Table]:
+    """The process's host (``owner.host()``, as consumers and views reach it) playing
+    one table at its cap of one; yields a new table to sit at."""
+    settings.TABLES = {**settings.TABLES, "OWNER_MAX_TABLES": 1,
+                       "OWNER_BUSY_RETRY_SECONDS": retry_seconds}
+    (first,) = await sync(tables_with_players)(1, alice, bob)
+    empty = await sync(services.create_table)(creator=alice, name="Empty", settings=NL)
+    host = owner.host()
+    try:
+        async with running(host):
+            assert await host.live(first.pk) is not None
+            yield empty
+    finally:
+        owner.reset()
+
+
 async def test_a_rest_sit_at_capacity_is_told_when_to_try_again(alice: Any, bob: Any,
                                                               settings: Any) -> None:
     """503 ``server_busy`` over HTTP: ``details.wait_seconds`` and a ``Retry-After``
@@ -536,39 +554,30 @@ async def test_a_rest_sit_at_capacity_is_told_when_to_try_again(alice: Any, bob:
     from asgiref.sync import sync_to_async
     from rest_framework.test import APIClient
 
-    settings.TABLES = {**settings.TABLES, "OWNER_MAX_TABLES": 1,
-                       "OWNER_BUSY_RETRY_SECONDS": 2}
-    (first,) = await sync(tables_with_players)(1, alice, bob)
-    empty = await sync(services.create_table)(creator=alice, name="Empty", settings=NL)
-    host = owner.host()
-    try:
-        async with running(host):
-            assert await host.live(first.pk) is not None
+    async with at_capacity(alice, bob, settings, retry_seconds=2) as empty:
 
-            def post() -> Any:
-                client = APIClient()
-                client.force_authenticate(alice)
-                return client.post(f"/api/v1/tables/{empty.pk}/commands/",
-                                   {"type": "sit", "seat": 2, "buy_in": 100}, format="json",
-                                   HTTP_IDEMPOTENCY_KEY="sit-empty-1")
+        def post() -> Any:
+            client = APIClient()
+            client.force_authenticate(alice)
+            return client.post(f"/api/v1/tables/{empty.pk}/commands/",
+                               {"type": "sit", "seat": 2, "buy_in": 100}, format="json",
+                               HTTP_IDEMPOTENCY_KEY="sit-empty-1")
 
-            response = await sync_to_async(post)()
-            assert response.status_code == 503, response.json()
-            error = response.json()["error"]
-            assert error["code"] == "server_busy"
-            assert 2 <= error["details"]["wait_seconds"] <= 4
-            assert int(response.headers["Retry-After"]) == error["details"]["wait_seconds"]
-            assert await sync(lambda: Table.objects.get(pk=empty.pk).version)() == 0
-            settings.TABLES = {**settings.TABLES, "OWNER_MAX_TABLES": 0}  # room again
-            again = await sync_to_async(post)()
-            assert again.status_code == 200, again.json()
-            assert "Idempotent-Replayed" not in again.headers
-            assert await sync(lambda: Seat.objects.filter(
-                table=empty, player__owner=alice).count())() == 1
-            replayed = await sync_to_async(post)()  # now the answer is kept
-            assert replayed.status_code == 200 and replayed.headers["Idempotent-Replayed"]
-    finally:
-        owner.reset()
+        response = await sync_to_async(post)()
+        assert response.status_code == 503, response.json()
+        error = response.json()["error"]
+        assert error["code"] == "server_busy"
+        assert 2 <= error["details"]["wait_seconds"] <= 4
+        assert int(response.headers["Retry-After"]) == error["details"]["wait_seconds"]
+        assert await sync(lambda: Table.objects.get(pk=empty.pk).version)() == 0
+        settings.TABLES = {**settings.TABLES, "OWNER_MAX_TABLES": 0}  # room again
+        again = await sync_to_async(post)()
+        assert again.status_code == 200, again.json()
+        assert "Idempotent-Replayed" not in again.headers
+        assert await sync(lambda: Seat.objects.filter(
+            table=empty, player__owner=alice).count())() == 1
+        replayed = await sync_to_async(post)()  # now the answer is kept
+        assert replayed.status_code == 200 and replayed.headers["Idempotent-Replayed"]
     await sync(assert_chips_conserved)()
 
 
@@ -578,26 +587,17 @@ async def test_a_websocket_sit_at_capacity_is_told_when_to_try_again(alice: Any,
     the connection stays open to watch."""
     from ..tables.ws import open_client
 
-    settings.TABLES = {**settings.TABLES, "OWNER_MAX_TABLES": 1,
-                       "OWNER_BUSY_RETRY_SECONDS": 3}
-    (first,) = await sync(tables_with_players)(1, alice, bob)
-    empty = await sync(services.create_table)(creator=alice, name="Empty", settings=NL)
-    host = owner.host()
-    try:
-        async with running(host):
-            assert await host.live(first.pk) is not None
-            client = await open_client(empty.pk, user=alice)
-            assert client.connected
-            answer = await client.request({"type": "sit", "seat": 2, "buy_in": 100,
-                                           "request_id": "r1"})
-            errors = [m for m in answer if m["type"] == "error"]
-            assert len(errors) == 1 and errors[0]["code"] == "server_busy"
-            assert errors[0]["request_id"] == "r1" and 3 <= errors[0]["wait_seconds"] <= 6
-            assert client.close_code is None  # still watching
-            await client.close()
-            assert await sync(lambda: Table.objects.get(pk=empty.pk).version)() == 0
-    finally:
-        owner.reset()
+    async with at_capacity(alice, bob, settings, retry_seconds=3) as empty:
+        client = await open_client(empty.pk, user=alice)
+        assert client.connected
+        answer = await client.request({"type": "sit", "seat": 2, "buy_in": 100,
+                                       "request_id": "r1"})
+        errors = [m for m in answer if m["type"] == "error"]
+        assert len(errors) == 1 and errors[0]["code"] == "server_busy"
+        assert errors[0]["request_id"] == "r1" and 3 <= errors[0]["wait_seconds"] <= 6
+        assert client.close_code is None  # still watching
+        await client.close()
+        assert await sync(lambda: Table.objects.get(pk=empty.pk).version)() == 0
 
 
 async def test_the_owner_sweeps_the_presence_of_its_tables(alice: Any, bob: Any) -> None:
