@@ -12,7 +12,7 @@ import hashlib
 import json
 import random
 import re
-from typing import Any
+from typing import Any, cast
 
 from django.db import DataError, IntegrityError, transaction
 from django.db.models import Count, F, QuerySet
@@ -39,7 +39,7 @@ from tables.errors import TableError
 from tables.models import Hand, Seat, Table, TableStatus
 
 from . import serializers as s
-from .errors import ApiError, ScopedThrottled, error_body
+from .errors import ApiError, ScopedThrottled, exception_handler
 from .models import IdempotentRequest
 from .throttles import ScopeThrottle
 
@@ -469,22 +469,13 @@ class CommandsView(ApiView):
 
     @staticmethod
     def execute(table_id: int, user: Any, bot: Player | None, command: dict[str, Any]) -> Response:
-        from .errors import TABLE_STATUS
-
         try:
             version = owner.command_sync(table_id, user, bot, command)  # live tables
             if version is None:
                 version = services.execute(table_id=table_id, user=user, command=command,
                                            bot=bot).version
-        except TableError as error:
-            if error.wait_seconds is None:
-                return Response(error_body(error.code, error.message),
-                                status=TABLE_STATUS.get(error.code, status.HTTP_409_CONFLICT))
-            # server_busy: when to try again (as 429 says it)
-            return Response(error_body(error.code, error.message,
-                                       {"wait_seconds": error.wait_seconds}),
-                            status=TABLE_STATUS.get(error.code, status.HTTP_409_CONFLICT),
-                            headers={"Retry-After": str(error.wait_seconds)})
+        except TableError as error:  # rendered here: the answer is kept for its key
+            return cast(Response, exception_handler(error, {}))  # (every TableError)
         return Response({"table": table_id, "version": version})
 
 
