@@ -419,6 +419,7 @@ class Host:
         self.outage = Outage("Redis", "turn timers of tables watched from other "
                                       "processes are held, adopting is paused", logger=log)
         self.held: set[int] = set()
+        self.resuming: set[int] = set()  # tables about to get their time back (_give_time_back)
         self.adopt_after = 0.0  # no adopting before (the owners take their leases back)
         self.broker_seen = time.monotonic()  # Redis last answered the lease thread
 
@@ -810,10 +811,14 @@ class Host:
         Redis is away (held: nobody elsewhere hears of the turn), or while it has not
         answered lately (it may be away and not found out yet: the lease thread asks
         it twice a second, later on a loaded machine; the timer looks again shortly,
-        and times the turn out once Redis is known to answer)."""
+        and times the turn out once Redis is known to answer), and once Redis is back
+        until the table has got its full turn from then (:meth:`_broker_answered`: a
+        timer due in between must not time out the turn that is about to start over)."""
         table = live.run.table
         if not live.remote or table.deadline is None or table.deadline > now:
             return False
+        if live.table_id in self.resuming:  # (Redis is back: a full turn comes instead)
+            return True
         if self.outage.down:
             self.held.add(live.table_id)
             return True
@@ -1395,14 +1400,18 @@ class Host:
         # adopting waits a lease more so that no owner's tables are taken from it.
         self.adopt_after = time.monotonic() + lease_seconds()
         lives = [live for live in self.lives.values() if live.remote or live.table_id in held]
+        self.resuming.update(live.table_id for live in lives)  # (no timeout meanwhile)
         log.warning("Redis back: timers resume after a %.1f s outage; %d tables (%d held) "
                     "get a full turn from now", outage, len(lives), len(held))
         self.tasks.append(asyncio.get_running_loop().create_task(self._give_time_back(lives)))
 
     async def _give_time_back(self, lives: list[Live]) -> None:
         async def one(live: Live) -> None:
-            if await self.settled(live) is not None:
-                self.resume(live)
+            try:
+                if await self.settled(live) is not None:
+                    self.resume(live)
+            finally:
+                self.resuming.discard(live.table_id)
 
         await asyncio.gather(*map(one, lives))
 

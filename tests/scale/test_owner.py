@@ -927,6 +927,10 @@ async def test_a_turn_watched_from_elsewhere_waits_while_redis_is_away(alice: An
         lives[watched.pk].remote, lives[local.pk].remote = True, False
         versions = {pk: live.run.table.version for pk, live in lives.items()}
         host._broker_failed()  # (as a relay or the lease thread finds Redis away)
+        # Redis stays away as far as the host hears until said (the lease thread, which
+        # finds it there, would end the outage after the grace: on a loaded machine
+        # before the timers below have fired)
+        answered, host._broker_answered = host._broker_answered, lambda: None
         assert await host.adopt() == []
         soon = timezone.now() + timedelta(seconds=0.2)
         for live in lives.values():
@@ -942,6 +946,7 @@ async def test_a_turn_watched_from_elsewhere_waits_while_redis_is_away(alice: An
         assert lives[watched.pk].run.table.version == versions[watched.pk]
         assert lives[local.pk].run.table.version > versions[local.pk]
         # Redis answers (it never left): after the grace, a full turn from then.
+        host._broker_answered = answered
         for _ in range(int(RESUME_GRACE_SECONDS * 20) + 40):
             if not host.outage.down and not lives[watched.pk].dirty:
                 break
@@ -953,4 +958,32 @@ async def test_a_turn_watched_from_elsewhere_waits_while_redis_is_away(alice: An
         assert table.deadline > timezone.now() + timedelta(seconds=table.turn_seconds - 5)
         assert host.stats["timeout"] == 1
         assert host.adopt_after > time.monotonic()
+    await sync(assert_chips_conserved)()
+
+
+async def test_a_turn_due_as_redis_comes_back_starts_over_instead_of_timing_out(
+        alice: Any, bob: Any) -> None:
+    """Redis back: every table watched elsewhere gets a full turn from now, once its
+    pending commit has landed. A timer due in that moment (a loop that was late runs
+    both at once) does not time the turn out first."""
+    (watched,) = await sync(tables_with_players)(1, alice, bob)
+    async with running(owner.Host()) as host:
+        live = await host.live(watched.pk)
+        assert live is not None
+        await host.committed(live)
+        live.remote = True
+        version = live.run.table.version
+        host._broker_failed()
+        host.outage.answered = lambda: True  # (the grace is over)
+        live.run.table.deadline = timezone.now() - timedelta(seconds=1)
+        host._broker_answered()
+        host.fire(live)  # the turn's timer, due, in the same turn of the loop
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if not host.resuming and not live.dirty:
+                break
+        assert host.stats["timeout"] == 0
+        table = await sync(lambda: Table.objects.get(pk=watched.pk))()
+        assert table.version > version
+        assert table.deadline > timezone.now() + timedelta(seconds=table.turn_seconds - 5)
     await sync(assert_chips_conserved)()
