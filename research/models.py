@@ -14,6 +14,9 @@ class StatsCursor(models.Model):
 
     name = models.CharField(max_length=32, unique=True, default="hands")
     last_hand_id = models.BigIntegerField(default=0)
+    # Hands at or below last_hand_id that were still being played when the cursor
+    # passed them: counted when they end (a long round elsewhere holds nothing back).
+    open_hand_ids = models.JSONField(default=list, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

@@ -59,29 +59,41 @@ def _cursor() -> StatsCursor:
 
 
 def update_stats(limit: int = 2000) -> int:
-    """Count up to ``limit`` newly finished hands; returns how many were counted.
+    """Count newly finished hands: those among the next ``limit`` after the stored
+    cursor, and those the cursor passed while they were being played; returns how
+    many were counted.
 
-    Hands are read in id order from the stored cursor. A hand that is still being
-    played stops the reading there (its id is below later, finished hands), so no
-    hand is ever skipped; the cursor and the counters change in one transaction
-    with the cursor row locked, so a hand is never counted twice.
+    Hands are read in id order from the stored cursor. A hand still being played
+    when the cursor passes it is remembered (``StatsCursor.open_hand_ids``) and
+    counted when it ends, so a long round at one table (people thinking, a Tuppi
+    round) holds nobody else's statistics back, and no hand is ever skipped; one
+    still running after ``STUCK_HAND`` is given up. The cursor and the counters
+    change in one transaction with the cursor row locked, so a hand is never
+    counted twice.
     """
+    return _update_stats(limit)[0]
+
+
+def _update_stats(limit: int) -> tuple[int, int]:
+    """(hands counted, hands the cursor moved over)."""
     with transaction.atomic():
         cursor = _cursor()
-        start = cursor.last_hand_id
-        running = (Hand.objects.filter(pk__gt=start, ended_at__isnull=True,
-                                       started_at__gte=timezone.now() - STUCK_HAND)
-                   .order_by("pk").values_list("pk", flat=True).first())
-        hands = Hand.objects.filter(pk__gt=start, ended_at__isnull=False)
-        if running is not None:
-            hands = hands.filter(pk__lt=running)
+        stuck = timezone.now() - STUCK_HAND
+        ahead = list(Hand.objects.filter(pk__gt=cursor.last_hand_id).order_by("pk")
+                     .values_list("pk", "ended_at", "started_at")[:limit])
+        waiting = set(cursor.open_hand_ids)
+        known = list(Hand.objects.filter(pk__in=waiting).values_list(
+            "pk", "ended_at", "started_at")) if waiting else []
+        ended = [pk for pk, end, _ in [*known, *ahead] if end is not None]
+        still_open = {pk for pk, end, began in [*known, *ahead]
+                      if end is None and began >= stuck}  # (a deleted hand: gone)
+        if not ended and not ahead and still_open == waiting:
+            return 0, 0
         # (Only what is counted: a finished hand's other logs, and its table's state,
         # are most of its bytes, and decoding them was most of the worker's time.)
-        batch = list(hands.order_by("pk").select_related("table")
+        batch = list(Hand.objects.filter(pk__in=ended).order_by("pk").select_related("table")
                      .only("pk", "events", "table__game", "table__big_blind")
-                     .prefetch_related("players")[:limit])
-        if not batch:
-            return 0
+                     .prefetch_related("players")) if ended else []
         acc = StatsAccumulator()
         last_hand: dict[str, int] = {}
         for hand in batch:
@@ -104,20 +116,24 @@ def update_stats(limit: int = 2000) -> int:
             total.merge(counted[row.player_id])
             row.counters = total.to_json()
             row.hands, row.net = total.hands, total.net
-            row.last_hand_id = last_hand.get(str(row.player_id), row.last_hand_id)
+            row.last_hand_id = max(row.last_hand_id, last_hand.get(str(row.player_id), 0))
             row.updated_at = timezone.now()
         rowsql.update_rows(rows, ("counters", "hands", "net", "last_hand_id", "updated_at"))
-        cursor.last_hand_id = batch[-1].pk
-        cursor.save(update_fields=["last_hand_id", "updated_at"])
-        return len(batch)
+        if ahead:
+            cursor.last_hand_id = ahead[-1][0]
+        cursor.open_hand_ids = sorted(still_open)
+        cursor.save(update_fields=["last_hand_id", "open_hand_ids", "updated_at"])
+        return len(batch), len(ahead)
 
 
 def update_all_stats(batch: int = 2000) -> int:
     """Count every finished hand not counted yet."""
     total = 0
-    while counted := update_stats(batch):
+    while True:
+        counted, read = _update_stats(batch)
         total += counted
-    return total
+        if not read:
+            return total
 
 
 # ---------------------------------------------------------------- matches

@@ -75,11 +75,53 @@ def test_incremental_equals_one_go_and_is_idempotent(
     assert sum(r.net for r in PlayerStats.objects.all()) == 0
 
 
-def test_running_hand_holds_the_cursor_back(table: Any, alice: Any, bob: Any) -> None:
+def test_a_hand_still_played_holds_nobody_back_and_is_counted_when_it_ends(
+        table: Any, alice: Any, bob: Any, carol: Any) -> None:
+    """A long round at one table (people thinking, a Tuppi round) used to stop the
+    counting at its id for everybody until it ended."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.models import Role
+    from research.models import StatsCursor
+    from tables.services import create_table
+    from tests.conftest import _make_user
+
     sit(table, alice, 0)
-    sit(table, bob, 1)  # a hand starts and is running
-    assert Hand.objects.filter(ended_at__isnull=True).exists()
+    sit(table, bob, 1)  # a hand starts and is running: the lowest id
+    (slow,) = Hand.objects.filter(ended_at__isnull=True)
+    dave = _make_user("dave", Role.PLAYER)
+    other = create_table(creator=carol, name="Stats other", settings={
+        "structure": "NL", "small_blind": 1, "big_blind": 2, "seats": 2})
+    sit(other, carol, 0)
+    sit(other, dave, 1)
+    while Hand.objects.filter(table=other, ended_at__isnull=False).count() < 3:
+        seat, _hand, _version, _legal = turn(other.pk)
+        act(other.pk, carol if seat == 0 else dave, {"kind": "fold"})
+    assert services.update_stats() == 3  # the later, finished hands of the other table
+    assert PlayerStats.objects.get(player__name="carol").hands == 3
+    assert not PlayerStats.objects.filter(player__name="alice").exists()
+    assert slow.pk in StatsCursor.objects.get().open_hand_ids
+    # The slow hand ends: counted then, once.
+    while Hand.objects.get(pk=slow.pk).ended_at is None:
+        seat, _hand, _version, _legal = turn(table.pk)
+        act(table.pk, alice if seat == 0 else bob, {"kind": "fold"})
+    assert services.update_stats() == 1
     assert services.update_stats() == 0
+    assert slow.pk not in StatsCursor.objects.get().open_hand_ids
+    expected = one_go()
+    assert {r.player.name: r.hands for r in PlayerStats.objects.select_related("player")} \
+        == {"alice": 1, "bob": 1, "carol": 3, "dave": 3}
+    for row in PlayerStats.objects.all():
+        assert row.counters == expected.players[str(row.player_id)].to_json()
+    # A hand still running after STUCK_HAND is given up (a stuck table).
+    running = Hand.objects.filter(ended_at__isnull=True).values_list("pk", flat=True)
+    assert set(running) <= set(StatsCursor.objects.get().open_hand_ids) and running
+    Hand.objects.filter(pk__in=running).update(
+        started_at=timezone.now() - services.STUCK_HAND - timedelta(minutes=1))
+    assert services.update_stats() == 0
+    assert StatsCursor.objects.get().open_hand_ids == []
 
 
 def test_known_vpip_pfr_af_from_hands_through_the_table_service(table: Any, alice: Any,
