@@ -82,8 +82,8 @@ def _update_stats(limit: int) -> tuple[int, int]:
         ahead = list(Hand.objects.filter(pk__gt=cursor.last_hand_id).order_by("pk")
                      .values_list("pk", "ended_at", "started_at")[:limit])
         waiting = set(cursor.open_hand_ids)
-        known = list(Hand.objects.filter(pk__in=waiting).values_list(
-            "pk", "ended_at", "started_at")) if waiting else []
+        known = list(Hand.objects.filter(pk__in=waiting).values_list(  # (none: no query)
+            "pk", "ended_at", "started_at"))
         ended = [pk for pk, end, _ in [*known, *ahead] if end is not None]
         still_open = {pk for pk, end, began in [*known, *ahead]
                       if end is None and began >= stuck}  # (a deleted hand: gone)
@@ -93,7 +93,7 @@ def _update_stats(limit: int) -> tuple[int, int]:
         # are most of its bytes, and decoding them was most of the worker's time.)
         batch = list(Hand.objects.filter(pk__in=ended).order_by("pk").select_related("table")
                      .only("pk", "events", "table__game", "table__big_blind")
-                     .prefetch_related("players")) if ended else []
+                     .prefetch_related("players"))
         acc = StatsAccumulator()
         last_hand: dict[str, int] = {}
         for hand in batch:
