@@ -82,7 +82,11 @@ RECHECK_SECONDS = 1.0  # every connection's credential is checked this often
 # A turn watched from another process times out only if Redis answered this recently
 # (the lease thread asks it twice a second): else the player may not have heard of it.
 BROKER_FRESH_SECONDS = 1.5
-FAST = ("act",)  # commands applied on the live copy; the rest run in a transaction
+# Commands that always run in a transaction of their own (money moves, a seat appears
+# or goes). Every other command (an act, poker's sit_in/sit_out/wait_for_bb, away,
+# back...) is applied on the live copy; one that turns out to need the transaction
+# (chips added between rounds, a seat sat out by a disconnect) runs there instead.
+CLASSIC = ("sit", "leave")
 BUSY = "The server is at capacity: no new tables or seats now; try again in {} seconds."
 
 
@@ -693,7 +697,7 @@ class Host:
 
     async def run_command(self, live: Live, user: Any, bot: Player | None,
                           command: Json) -> int:
-        if command["type"] in FAST and await self.settled(live) is not None:
+        if command["type"] not in CLASSIC and await self.settled(live) is not None:
             version = self.fast(live, lambda run: services.apply_command(run, user, bot,
                                                                           command))
             if version is not None:
@@ -710,7 +714,7 @@ class Host:
         try:
             version = apply(run)
         except TableError:
-            if run.engine_calls or run.events:  # the copy may be half changed
+            if run.touched:  # the copy may be half changed
                 self.evict(live, reload=True)
             raise
         except NeedsTransaction:

@@ -148,7 +148,13 @@ class TableRun:
         # collects its writes instead of making them (write-behind): ``sink`` is then
         # its :class:`tables.owner.Live`. ``None``: every write now, in the transaction.
         self.sink: Any = None
-        self.engine_calls = 0  # game calls made by the current command
+        self.engine_calls = 0  # game calls the current command made (that succeeded)
+
+    @property
+    def touched(self) -> bool:
+        """Whether the current command changed anything yet (a game call that
+        succeeded, an event, a policy kept): a live copy is dropped if it then fails."""
+        return bool(self.engine_calls or self.events or self._policy_added)
 
     def next_command(self, now: datetime) -> None:
         """Start another command on the same loaded table (the owner's live copy)."""
@@ -246,11 +252,11 @@ class TableRun:
     # ------------------------------------------------------------ changes
     def engine(self, call: Callable[..., list[Event]], *args: Any) -> list[Event]:
         """Run one game call; its events are recorded (round log, money, results)."""
-        self.engine_calls += 1
         try:
             events = call(self.state, *args)
-        except EngineError as error:
+        except EngineError as error:  # (the game changed nothing: its contract)
             raise TableError.from_engine(error) from None
+        self.engine_calls += 1
         if self.hand_row is not None:  # the round's replay log
             self.hand_row.calls.append([call.__name__, *args])
         self.record(events)
@@ -476,6 +482,10 @@ class TableRun:
         for row in changed:  # a fixed UPDATE per row is cheaper than one bulk_update
             self._write(row, ("stack", "state"))  # (CASE … WHEN per row) to build
         return occupancy_changed
+
+    def write_seat(self, row: Seat, fields: tuple[str, ...]) -> None:
+        """A Seat row's own fields (not the presence ones, :meth:`save_seat`)."""
+        self._write(row, fields)
 
     def save_seat(self, row: Seat) -> None:
         self._classic("presence")

@@ -399,7 +399,7 @@ def _skip_formalities(run: TableRun, user: User, bot: Player | None, command: Js
         raise TableError("not_seated", "You have no seat at this table.")
     if row.skip_formalities != on:
         row.skip_formalities = on
-        row.save(update_fields=["skip_formalities"])
+        run.write_seat(row, ("skip_formalities",))
 
 
 HANDLERS = {"sit": _sit, "leave": _leave, "away": _away, "back": _back, "act": _act,

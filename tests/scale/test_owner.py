@@ -470,6 +470,51 @@ async def test_money_moves_in_a_transaction_of_its_own(alice: Any, bob: Any) -> 
         assert table.pk in host.lives  # loaded again: its timers run here
 
 
+async def test_seat_commands_are_applied_in_memory(alice: Any, bob: Any) -> None:
+    """Sitting out and in, waiting for the big blind, skipping formalities: on the live
+    copy, written with the group commit (no transaction of their own, no reload).
+    A seat sat out by a disconnect comes back in a transaction of its own."""
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+
+    def stored(number: int) -> tuple[str, bool]:
+        row = Seat.objects.get(table=table.pk, number=number)
+        return row.state, row.skip_formalities
+
+    async with running(owner.Host()) as host:
+        live = await host.live(table.pk)
+        assert live is not None
+        await host.committed(live)
+        version = await host.command(table.pk, alice, None, {"type": "sit_out"})
+        await host.command(table.pk, alice, None, {"type": "skip_formalities", "on": False})
+        assert host.stats["classic"] == 0 and host.lives[table.pk] is live
+        # Alice folds the hand (she plays it out): she is sat out for the next one.
+        seat, hand, _version, _legal = await sync(turn)(table.pk)
+        if seat == 1:
+            await host.command(table.pk, bob, None, await sync(act_command)(table.pk))
+        await host.command(table.pk, alice, None,
+                           await sync(act_command)(table.pk, kind="fold"))
+        assert live.run.table.current_hand_id != hand
+        assert (await sync(stored)(0)) == ("sitting_out", False)
+        with pytest.raises(TableError) as refused:  # refused on the copy: it stays
+            await host.command(table.pk, bob, None, {"type": "sit_in"})
+        assert refused.value.code == "not_sitting_out" and host.lives[table.pk] is live
+        later = await host.command(table.pk, alice, None, {"type": "sit_in"})
+        assert later > version and host.stats["classic"] == 0
+        assert host.lives[table.pk] is live and not live.dead
+        assert (await sync(stored)(0))[0] != "sitting_out"
+        assert await sync(lambda: Table.objects.get(pk=table.pk).version)() \
+            == live.run.table.version
+        # Sat out by a disconnect: coming back clears the flag in a transaction.
+        await sync(lambda: Seat.objects.filter(table=table.pk, number=1).update(
+            sat_out_by_disconnect=True))()
+        host.evict(live)  # (changed behind its back, as the presence code does)
+        await host.command(table.pk, bob, None, {"type": "sit_out"})
+        assert host.stats["classic"] == 1
+        assert not await sync(lambda: Seat.objects.get(
+            table=table.pk, number=1).sat_out_by_disconnect)()
+    await sync(assert_chips_conserved)()
+
+
 async def test_route_names_the_owning_process(alice: Any, bob: Any, client: Any) -> None:
     (table,) = await sync(tables_with_players)(1, alice, bob)
     host = owner.Host()
