@@ -1323,12 +1323,14 @@ class Host:
                 last = now
                 commits = done["commits"] or 1
                 log.info("owner %s: %d tables live, %d playing; %.1f commits/s of %.1f tables; "
-                         "%s; loop lag %.0f ms (smoothed %.0f); %d fast commands, %d refused; "
+                         "%s; loop lag %.0f ms (smoothed %.0f); %d fast commands, %d in a "
+                         "transaction of their own, %d loaded, %d refused; "
                          "%d relayed, %d connections, %d credential groups, %d relay channels",
                          self.channel, len(self.lives), len(self.playing()),
                          done["commits"] / every, done["committed_tables"] / commits,
                          self.timings.report(), self.lag * 1000, self.load * 1000,
-                         done["fast"], done["refused"], done["relayed"],
+                         done["fast"], done["classic"], done["loaded"], done["refused"],
+                         done["relayed"],
                          sum(map(len, self.local.values())), len(self.credential_members),
                          len(self.subscribed))
         finally:
