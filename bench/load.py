@@ -43,7 +43,9 @@ resynced), 1 otherwise — timings never fail it.
 from __future__ import annotations
 
 import argparse
+import collections
 import json
+import math
 import multiprocessing
 import os
 import secrets
@@ -78,6 +80,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="players per table: 2 (heads-up) or 6 (6-max)")
     p.add_argument("--duration", type=float, default=60, help="measured seconds (after ramp-up)")
     p.add_argument("--pace", type=float, default=1.0, help="actions per second per table")
+    p.add_argument("--pacing", choices=("grid", "reset"), default="grid",
+                   help="grid: each table acts on a schedule of its own (a random phase; a "
+                   "late turn answered at once, the schedule kept); reset: the schedule "
+                   "restarts from a late turn (the generator before 2026-11-28)")
     p.add_argument("--spectate-every", type=int, default=10,
                    help="a checking spectator at every K-th table")
     p.add_argument("--watchers", type=int, default=0, help="extra idle connections")
@@ -201,6 +207,7 @@ def merge(parts: list[Stats]) -> Stats:
                      "not_resynced", "retransmits", "resync_requests", "tables_affected"):
             setattr(total, name, getattr(total, name) + getattr(part, name))
         total.ack_ms += part.ack_ms
+        total.sent_at += part.sent_at
         total.update_ms += part.update_ms
         total.timer_late_ms += part.timer_late_ms
         total.errors += part.errors
@@ -247,7 +254,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     options = {"pace": args.pace, "timeout_fraction": args.timeout_fraction,
                "turn_seconds": args.turn_seconds,
                "connect_concurrency": args.connect_concurrency, "route": args.route,
-               "kill_port": args.kill_port}
+               "kill_port": args.kill_port, "pacing": args.pacing}
     for index in range(args.procs):
         ready = ctx.Event()
         process = ctx.Process(target=_child, args=(
@@ -329,7 +336,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             fault.update(leases.report())
     return {
         "config": {"tables": args.tables, "seats": args.seats, "duration_s": args.duration,
-                   "pace": args.pace, "ports": ports, "generator_processes": args.procs,
+                   "pace": args.pace, "pacing": args.pacing, "ports": ports,
+                   "generator_processes": args.procs,
                    "spectated_tables": sum(1 for t in setup["tables"] if t["spectator"]),
                    "watchers": args.watchers, "turn_seconds": args.turn_seconds,
                    "prefix": prefix, "provision_s": round(provisioned, 1),
@@ -347,6 +355,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     "disconnects": stats.disconnects,
                     "disconnect_examples": stats.disconnect_examples[:10]},
         "throughput": {"actions_per_s": round(stats.actions / args.duration, 1),
+                       **bursts(stats.sent_at),
                        "hands_per_s": round(stats.hands / args.duration, 2),
                        "tables_with_hands": stats.tables_with_hands,
                        "messages_received_per_s": round(stats.messages / (args.duration + ramp),
@@ -375,6 +384,34 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "machine": {"cpus": os.cpu_count(), "loadavg_before": [round(x, 2) for x in load_before],
                     "loadavg_after": [round(x, 2) for x in load_after], **sampler.report()},
     }
+
+
+BURST_BIN = 0.05  # seconds
+
+
+def bursts(sent_at: list[float]) -> dict[str, Any]:
+    """How evenly the acts went out: acts sent per 50 ms, mean / p99 / max, and the
+    p99 against what independent tables would give (a Poisson count of that mean).
+    Tables whose acts go out together (``--pacing reset`` after the server was late)
+    show a ratio well above 1."""
+    if len(sent_at) < 2:
+        return {"acts_per_50ms_mean": 0, "acts_per_50ms_p99": 0, "acts_per_50ms_max": 0,
+                "burst_ratio": None}
+    first = min(sent_at)
+    counts = collections.Counter(int((t - first) / BURST_BIN) for t in sent_at)
+    bins = int((max(sent_at) - first) / BURST_BIN) + 1
+    series = [counts.get(i, 0) for i in range(bins)]
+    mean = len(sent_at) / bins
+    p99 = percentile([float(c) for c in series], 99) or 0.0
+    # the p99 of a Poisson count with this mean (independent tables)
+    k, term, total = 0, math.exp(-mean), math.exp(-mean)
+    while total < 0.99 and k < 100_000:
+        k += 1
+        term *= mean / k
+        total += term
+    return {"acts_per_50ms_mean": round(mean, 1), "acts_per_50ms_p99": p99,
+            "acts_per_50ms_max": max(series), "acts_per_50ms_p99_independent": k,
+            "burst_ratio": round(p99 / k, 2) if k else None}
 
 
 def clean(report: dict[str, Any]) -> bool:
@@ -410,6 +447,10 @@ def render(report: dict[str, Any]) -> str:
         f"throughput  {th['actions_per_s']} actions/s, {th['hands_per_s']} hands/s, "
         f"{th['tables_with_hands']} tables finished hands, "
         f"{th['messages_received_per_s']} messages/s received",
+        f"pacing      {cfg.get('pacing', 'reset')}: acts sent per 50 ms mean "
+        f"{th.get('acts_per_50ms_mean')}, p99 {th.get('acts_per_50ms_p99')} (independent "
+        f"tables: {th.get('acts_per_50ms_p99_independent')}), max "
+        f"{th.get('acts_per_50ms_max')}",
         f"ack         p50 {lat['ack_p50']} ms, p95 {lat['ack_p95']} ms, p99 {lat['ack_p99']} ms, "
         f"max {lat['ack_max']} ms",
         f"update      p50 {lat['update_p50']} ms, p99 {lat['update_p99']} ms "

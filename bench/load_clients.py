@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import random
 import time
 from collections import Counter
@@ -89,6 +90,7 @@ class Stats:
     actions: int = 0  # acts acknowledged inside the measurement window
     hands: int = 0  # HandEnded inside the window (counted once per table)
     ack_ms: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)  # epoch of each act sent (window)
     update_ms: list[float] = field(default_factory=list)
     timer_late_ms: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
@@ -219,7 +221,7 @@ class TableClients:
         self.spec = spec
         self.stats, self.window, self.net = stats, window, net
         self.seated = len(spec["bots"])
-        self.next_action_at = 0.0  # monotonic: the pace
+        self.next_action_at = 0.0  # monotonic: the pace (0: no turn yet)
         self.arrivals: dict[int, list[float]] = {}  # version -> arrival times at seats
         self.acts: dict[int, float] = {}  # version -> when the act was sent
         self.last_event = time.monotonic()
@@ -232,6 +234,26 @@ class TableClients:
         self.high = 0  # highest version any client of the table saw
         self.high_at_kill = 0  # ... before the kill
         self.takeover_at: float | None = None  # epoch of the first higher one after it
+
+    def next_slot(self, now: float, period: float, pacing: str, rng: random.Random) -> float:
+        """When the table's next act goes out (monotonic) for a turn that came at ``now``.
+
+        ``grid`` (the default): each table keeps a schedule of its own, one act every
+        ``period`` from a random phase, as independent players would. A turn that came
+        late is answered at once and the schedule stays (a slot missed by more than a
+        period is skipped). ``reset`` (the generator before 2026-11-28): the schedule
+        starts again from the late turn, so tables whose turns the server delivered in
+        the same moment (one group commit) act in the same moment ever after, and a
+        server that was late once gets its load in bursts from then on."""
+        due = self.next_action_at
+        if pacing == "reset":
+            due = max(now, due)
+        elif not due:
+            due = now + rng.random() * period
+        elif due < now - period:
+            due += math.ceil((now - period - due) / period) * period
+        self.next_action_at = due + period
+        return max(now, due)
 
     def measuring(self) -> bool:
         return self.window.inside() and not self.refused
@@ -533,9 +555,10 @@ class Seated(Client):
     role = "seat"
 
     def __init__(self, *args: Any, seat: int, pace: float, timeout_fraction: float,
-                 counts_hands: bool, rng: random.Random) -> None:
+                 counts_hands: bool, rng: random.Random, pacing: str = "grid") -> None:
         super().__init__(*args)
         self.seat, self.pace, self.timeout_fraction = seat, pace, timeout_fraction
+        self.pacing = pacing
         self.counts_hands, self.rng = counts_hands, rng
         self.pending: dict[str, Attempt] = {}  # request_id -> its act
         self.retries: set[str] = set()  # request_ids of re-sent acts
@@ -661,12 +684,11 @@ class Seated(Client):
                 and not self.net.near_planned_kill()):
             self.skipped_last = True
             self.awaiting_timeout = _deadline(turn.get("deadline"))
-            table.next_action_at = time.monotonic() + 1 / self.pace
+            table.next_slot(time.monotonic(), 1 / self.pace, self.pacing, self.rng)  # (used)
             return
         self.skipped_last = False
         now = time.monotonic()
-        wait = table.next_action_at - now
-        table.next_action_at = max(now, table.next_action_at) + 1 / self.pace
+        wait = table.next_slot(now, 1 / self.pace, self.pacing, self.rng) - now
         if wait > 0:
             await asyncio.sleep(wait)
         if self.window.stopping or table.refused:
@@ -678,6 +700,8 @@ class Seated(Client):
         attempt = Attempt(time.monotonic(), (turn.get("hand"), turn.get("version")), command,
                           [request_id])
         self.pending[request_id] = attempt
+        if self.measuring():
+            self.stats.sent_at.append(time.time())
         try:
             await self.send(command)
         except ConnectionClosed:
@@ -804,7 +828,7 @@ class Spectator(Client):
 async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
                     timeout_fraction: float, turn_seconds: int, window_times: Any,
                     ready: Any, connect_concurrency: int, seed: int, route: str = "spread",
-                    kill_port: int | None = None) -> Stats:
+                    kill_port: int | None = None, pacing: str = "grid") -> Stats:
     """Connect every client of these tables, play until the window closes, report."""
     stats, window = Stats(), Window()
     net = Net(ports, route, kill_port, window_times, turn_seconds)
@@ -827,7 +851,8 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
         for seat, bot in enumerate(spec["bots"]):
             seated.append(Seated(group, bot, net, stats, window, connected,
                                  seat=seat, pace=pace, timeout_fraction=timeout_fraction,
-                                 counts_hands=seat == 0, rng=random.Random(rng.random())))
+                                 counts_hands=seat == 0, rng=random.Random(rng.random()),
+                                 pacing=pacing))
     tasks: list[asyncio.Task[None]] = []
     # Spectators first, so that they see every chip arrive.
     for client in [*spectators, *watchers]:

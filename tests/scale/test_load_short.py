@@ -77,6 +77,10 @@ def test_short_load_run_is_clean(tmp_path: Path) -> None:
     assert clients["disconnects"] == 0 and clients["connect_failures"] == 0
     assert clients["connected_at_end"] == clients["planned"] == 70
     assert report["throughput"]["actions_per_s"] > 5
+    assert report["config"]["pacing"] == "grid"
+    assert report["throughput"]["acts_per_50ms_mean"] > 0  # (how evenly they went out)
+    assert report["throughput"]["acts_per_50ms_max"] >= report["throughput"][
+        "acts_per_50ms_p99"] > 0
     assert report["throughput"]["tables_with_hands"] == 30
     assert correctness["database"]["hands_finished"] > 30
     assert report["latency_ms"]["timer_samples"] > 0

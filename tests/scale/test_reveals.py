@@ -71,6 +71,42 @@ def test_the_spectator_sends_what_its_events_do_not_explain_to_the_database() ->
     assert len(stats.leaks) == 1 and "7c7d" in stats.leaks[0]
 
 
+def test_each_table_keeps_its_own_pace_when_turns_come_late() -> None:
+    """``--pacing grid``: a table acts on its own schedule from a random phase; a late
+    turn is answered at once and the schedule stays, so two tables whose late turns
+    came in the same moment (one group commit) still act a phase apart afterwards.
+    ``reset`` (the generator before) starts both schedules from that moment."""
+    import random
+
+    stats, window = load_clients.Stats(), load_clients.Window()
+    rng = random.Random(5)
+
+    def slots(pacing: str) -> list[list[float]]:
+        tables = [load_clients.TableClients({"id": n, "bots": [{}, {}]}, stats, window)
+                  for n in (1, 2)]
+        first = [t.next_slot(100.0, 1.0, pacing, rng) for t in tables]
+        # Both tables' turns come 1.5 s late, together; then on time for a while.
+        late = [t.next_slot(max(first) + 2.5, 1.0, pacing, rng) for t in tables]
+        after = [[t.next_slot(v + 0.01, 1.0, pacing, rng) for t, v in zip(tables, late,
+                                                                          strict=True)]]
+        for _ in range(3):
+            after.append([t.next_slot(v - 0.5, 1.0, pacing, rng)
+                          for t, v in zip(tables, after[-1], strict=True)])
+        return [first, late, *after]
+
+    grid = slots("grid")
+    assert all(100.0 <= s < 101.0 for s in grid[0])  # a random phase each
+    phases = [round(s % 1.0, 6) for s in grid[0]]
+    assert grid[0][0] != grid[0][1]
+    assert grid[1] == [max(grid[0]) + 2.5] * 2  # late: at once (a slot skipped)
+    for row in grid[2:]:  # then on each table's own grid again: a phase apart
+        assert [round(s % 1.0, 6) for s in row] == phases
+        assert all(b - a == pytest.approx(1.0) for a, b in zip(grid[2], grid[3], strict=True))
+    reset = slots("reset")
+    assert reset[2][0] == reset[2][1]  # together ever after
+    assert reset[-1][0] == reset[-1][1]
+
+
 @pytest.mark.django_db
 def test_the_database_knows_what_was_shown_in_finished_and_running_hands(
         alice: Any, bob: Any, tmp_path: Path) -> None:
