@@ -21,6 +21,13 @@ connects to 127.0.0.1.
 the order given with ``--ports``, else ascending): the hash-by-table rule of a load
 balancer in front of processes that own their tables.
 
+Pacing (``--pacing grid``, the default): each table acts on a schedule of its own,
+one act per ``1/--pace`` seconds from a random phase; a turn that reaches its bot
+late is answered at once and the schedule stays. ``--pacing reset`` (the rule before
+2026-11-28) restarts a table's schedule from a late turn, which puts the tables of
+one group commit in step for good (docs/benchmarks.md, thirteenth session). The
+report gives acts sent per 50 ms against what independent tables would give.
+
 Admission control: a client refused ``server_busy`` while connecting or sitting
 tries again (the connection after 1-2 s, the sit after 2, 4, 8 s) for up to a
 minute from its table's first refusal; a table not fully seated by then is
