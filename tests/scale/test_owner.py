@@ -515,6 +515,31 @@ async def test_seat_commands_are_applied_in_memory(alice: Any, bob: Any) -> None
     await sync(assert_chips_conserved)()
 
 
+async def test_chips_added_mid_hand_are_booked_when_the_hand_ends(alice: Any,
+                                                                   bob: Any) -> None:
+    """``add_chips`` during a hand waits on the live copy (no money moves yet); the act
+    that ends the hand brings them to the stack and books them through the ledger, in
+    a transaction of its own. Nothing created or lost."""
+    from accounts.models import LedgerEntry
+
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    entries = await sync(LedgerEntry.objects.count)()
+    async with running(owner.Host()) as host:
+        live = await host.live(table.pk)
+        assert live is not None
+        await host.committed(live)
+        await host.command(table.pk, alice, None, {"type": "add_chips", "amount": 50})
+        assert host.stats["classic"] == 0 and host.lives[table.pk] is live
+        assert await sync(LedgerEntry.objects.count)() == entries  # not yet
+        seat, hand, _version, _legal = await sync(turn)(table.pk)
+        user = alice if seat == 0 else bob
+        await host.command(table.pk, user, None, await sync(act_command)(table.pk, kind="fold"))
+        assert host.stats["classic"] == 1  # the money moved in a transaction
+        assert await sync(LedgerEntry.objects.count)() == entries + 1
+        assert await sync(lambda: Table.objects.get(pk=table.pk).current_hand_id)() != hand
+    await sync(assert_chips_conserved)()
+
+
 async def test_route_names_the_owning_process(alice: Any, bob: Any, client: Any) -> None:
     (table,) = await sync(tables_with_players)(1, alice, bob)
     host = owner.Host()
