@@ -142,6 +142,7 @@ class TableRun:
         self._seated_now: set[str] = set()
         self._hidden_changed = False  # the round's hidden-event list needs writing
         self._policy_added = False  # the round's policies need writing
+        self._seat_written = False  # a Seat row changed by the command (write_seat)
         self._seat_rows_loaded: dict[int, Seat] | None = None
         self._seats_at_load = self._seat_signature()
         # The owner of a live table (tables.owner) keeps this run between commands and
@@ -153,8 +154,10 @@ class TableRun:
     @property
     def touched(self) -> bool:
         """Whether the current command changed anything yet (a game call that
-        succeeded, an event, a policy kept): a live copy is dropped if it then fails."""
-        return bool(self.engine_calls or self.events or self._policy_added)
+        succeeded, an event, a policy kept, a Seat row written): a live copy is dropped
+        if it then fails."""
+        return bool(self.engine_calls or self.events or self._policy_added
+                    or self._seat_written)
 
     def next_command(self, now: datetime) -> None:
         """Start another command on the same loaded table (the owner's live copy)."""
@@ -162,7 +165,7 @@ class TableRun:
         self.events = []
         self._status_loaded = self.table.status
         self._cash_outs, self._buy_ins, self._seated_now = [], [], set()
-        self._hidden_changed = self._policy_added = False
+        self._hidden_changed = self._policy_added = self._seat_written = False
         self._seats_at_load = self._seat_signature()
         self.engine_calls = 0
 
@@ -485,6 +488,7 @@ class TableRun:
 
     def write_seat(self, row: Seat, fields: tuple[str, ...]) -> None:
         """A Seat row's own fields (not the presence ones, :meth:`save_seat`)."""
+        self._seat_written = True
         self._write(row, fields)
 
     def save_seat(self, row: Seat) -> None:
