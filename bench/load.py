@@ -215,6 +215,7 @@ def merge(parts: list[Stats]) -> Stats:
             setattr(total, name, getattr(total, name) + getattr(part, name))
         total.ack_ms += part.ack_ms
         total.sent_at += part.sent_at
+        total.loop_lag_ms += part.loop_lag_ms
         total.update_ms += part.update_ms
         total.timer_late_ms += part.timer_late_ms
         total.errors += part.errors
@@ -375,7 +376,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "update_samples": len(stats.update_ms),
             "timer_late_p50": percentile(stats.timer_late_ms, 50),
             "timer_late_p99": percentile(stats.timer_late_ms, 99),
-            "timer_samples": len(stats.timer_late_ms)},
+            "timer_samples": len(stats.timer_late_ms),
+            "generator_lag_p50": percentile(stats.loop_lag_ms, 50),
+            "generator_lag_p99": percentile(stats.loop_lag_ms, 99),
+            "generator_lag_max": percentile(stats.loop_lag_ms, 100)},
         "correctness": {"errors": dict(stats.errors), "error_examples": stats.error_examples,
                         "leaks": len(leaks),
                         "leak_examples": leaks[:5],
@@ -464,6 +468,9 @@ def render(report: dict[str, Any]) -> str:
         f"(at every seat, {lat['update_samples']} samples)",
         f"timers      lateness p50 {lat['timer_late_p50']} ms, p99 {lat['timer_late_p99']} ms "
         f"({lat['timer_samples']} timeouts)",
+        f"generator   its own loop late p50 {lat.get('generator_lag_p50')} ms, p99 "
+        f"{lat.get('generator_lag_p99')} ms, max {lat.get('generator_lag_max')} ms (every "
+        "latency above includes its share)",
         f"admission   {ad['tables_admitted']} tables admitted, {ad['tables_refused']} refused "
         f"{ad['refused_tables'] or ''}(server_busy {ad['server_busy'] or 'none'}); "
         f"{ad['actions_per_s']} actions/s accepted",

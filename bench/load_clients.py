@@ -91,6 +91,9 @@ class Stats:
     hands: int = 0  # HandEnded inside the window (counted once per table)
     ack_ms: list[float] = field(default_factory=list)
     sent_at: list[float] = field(default_factory=list)  # epoch of each act sent (window)
+    # The generator's own event loop: how late a 20 ms sleep woke (window), ms. Every
+    # latency it measures includes this much of its own delay.
+    loop_lag_ms: list[float] = field(default_factory=list)
     update_ms: list[float] = field(default_factory=list)
     timer_late_ms: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
@@ -874,6 +877,7 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
     while window_times[0] == 0:  # the parent sets the window once every process is ready
         await asyncio.sleep(0.05)
     window.start, window.end = window_times[0], window_times[1]
+    lag = asyncio.create_task(_loop_lag(stats, window))
     stuck_after = 2 * turn_seconds + 5
     opened = time.monotonic()  # a table is judged from the window's start, not from its
     while time.time() < window.end:  # clients' creation (the last ones sit just in time)
@@ -890,6 +894,7 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
             await spectator.send({"type": "snapshot", "request_id": "final"})
     await asyncio.sleep(2)
     window.stopping = True
+    lag.cancel()
     stats.connected_at_end = connected[0]
     for table, detail in stats.stuck_details.items():
         group = next(g for g in groups if g.id == table)
@@ -909,6 +914,18 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
     await asyncio.gather(*tasks, return_exceptions=True)
     stats.tables_with_hands = sum(1 for g in groups if g.hands)
     return stats
+
+
+LAG_TICK = 0.02  # seconds
+
+
+async def _loop_lag(stats: Stats, window: Window) -> None:
+    """How late the generator's loop wakes: a sleep of ``LAG_TICK``, measured."""
+    while True:
+        began = time.monotonic()
+        await asyncio.sleep(LAG_TICK)
+        if window.inside():
+            stats.loop_lag_ms.append((time.monotonic() - began - LAG_TICK) * 1000)
 
 
 def _fault_figures(stats: Stats, net: Net, groups: list[TableClients],

@@ -84,6 +84,8 @@ def test_short_load_run_is_clean(tmp_path: Path) -> None:
     assert report["throughput"]["tables_with_hands"] == 30
     assert correctness["database"]["hands_finished"] > 30
     assert report["latency_ms"]["timer_samples"] > 0
+    lag = report["latency_ms"]  # the generator's own loop, measured in the window
+    assert 0 <= lag["generator_lag_p50"] <= lag["generator_lag_p99"] <= lag["generator_lag_max"]
     assert run.returncode == 0, run.stdout + run.stderr
 
 
