@@ -274,7 +274,12 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         if not self.bucket.take():
             await self.error("rate_limited", "Too many messages; slow down.")
             return
-        presence.writer().heard_from(self)
+        writer = presence.writer()
+        writer.heard_from(self)
+        with writer.working_on(self):
+            await self._receive(text_data)
+
+    async def _receive(self, text_data: str | None) -> None:
         try:
             data, request_id = decode(text_data)
         except WireError as error:

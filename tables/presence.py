@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import time
+from collections.abc import Iterator
 from typing import Any, Protocol
 
 from channels.db import database_sync_to_async
@@ -40,6 +42,11 @@ class PresenceWriter:
         self.heard: set[str] = set()
         self.consumers: dict[str, Present] = {}
         self.last_heard: dict[str, float] = {}  # channel name: when (monotonic)
+        # Connections whose message the server is still working on (a slow command:
+        # a sit in a transaction of its own at the start of a busy run). Their next
+        # messages wait behind it unread, so they count as heard until it is done:
+        # the slowness is the server's, and the player must not be sat out for it.
+        self.working: set[str] = set()
         self.task: asyncio.Task[None] | None = None
 
     def add(self, consumer: Present) -> None:
@@ -52,20 +59,36 @@ class PresenceWriter:
         self.consumers.pop(consumer.channel_name, None)
         self.last_heard.pop(consumer.channel_name, None)
         self.heard.discard(consumer.channel_name)
+        self.working.discard(consumer.channel_name)
 
     def heard_from(self, consumer: Present) -> None:
         self.heard.add(consumer.channel_name)
         self.last_heard[consumer.channel_name] = time.monotonic()
 
+    @contextlib.contextmanager
+    def working_on(self, consumer: Present) -> Iterator[None]:
+        """While the server works on one of the connection's messages (the consumer
+        reads the next one only after it), the connection is heard from."""
+        self.working.add(consumer.channel_name)
+        try:
+            yield
+        finally:
+            self.working.discard(consumer.channel_name)
+            if consumer.channel_name in self.consumers:
+                self.heard_from(consumer)
+
     def heard_within(self, channel_name: str, seconds: float) -> bool:
         """Whether this process holds that connection and heard from it in the last
-        ``seconds``: alive, whatever its ``last_seen`` says (the batched write of a
-        busy process lands late; the owner's sweep must not sit its player out)."""
+        ``seconds`` (or is still working on a message of it): alive, whatever its
+        ``last_seen`` says (the batched write of a busy process lands late; the
+        owner's sweep must not sit its player out)."""
+        if channel_name in self.working:
+            return True
         at = self.last_heard.get(channel_name)
         return at is not None and time.monotonic() - at < seconds
 
     async def flush(self) -> None:
-        names, self.heard = self.heard, set()
+        names, self.heard = self.heard | self.working, set()
         if not names:
             return
         # Not in the process's shared database thread, nor in the pool that serves

@@ -707,8 +707,9 @@ async def test_the_owner_does_not_sweep_a_connection_it_hears_from(alice: Any,
                                                                     bob: Any) -> None:
     """A connection of the owner's own process that spoke within the presence timeout
     is alive, even if its batched ``last_seen`` write has not landed yet (a busy
-    process at the start of a run): its player is not sat out. Once silent that long
-    in memory too, it is swept."""
+    process at the start of a run): its player is not sat out; so is one whose
+    command the server is still working on (a slow sit: its pings wait behind it).
+    Once silent that long in memory too, it is swept."""
     import time
 
     from tables import presence
@@ -733,12 +734,25 @@ async def test_the_owner_does_not_sweep_a_connection_it_hears_from(alice: Any,
         try:
             assert await host.sweep() == 0
             assert await sync(Connection.objects.filter(channel_name="alive.1").exists)()
-            writer.last_heard["alive.1"] = time.monotonic() - 30  # silent in memory too
+            writer.last_heard["alive.1"] = time.monotonic() - 30  # silent in memory too...
+            with writer.working_on(Here()):  # ... but a command of it is still running
+                # (its next messages wait unread behind it): not silent
+                assert await host.sweep() == 0
+                assert "alive.1" in writer.working
+                await writer.flush()  # and its last_seen is written (the worker's sweep)
+                seen = await sync(lambda: Connection.objects.get(
+                    channel_name="alive.1").last_seen)()
+                assert timezone.now() - seen < timedelta(seconds=5)
+            assert "alive.1" not in writer.working
+            writer.last_heard["alive.1"] = time.monotonic() - 30  # then silent 30 s
+            await sync(lambda: Connection.objects.filter(channel_name="alive.1").update(
+                last_seen=timezone.now() - timedelta(seconds=30)))()
             assert await host.sweep() == 1
             assert not await sync(Connection.objects.filter(channel_name="alive.1").exists)()
         finally:
             writer.last_heard.pop("alive.1", None)
             writer.heard.discard("alive.1")
+            writer.working.discard("alive.1")
 
 
 async def test_a_quiet_connection_waits_for_a_table_lock_not_for_a_group_commit(
