@@ -32,7 +32,8 @@ Admission control: a client refused ``server_busy`` while connecting or sitting
 tries again (the connection after 1-2 s, the sit after 2, 4, 8 s) for up to a
 minute from its table's first refusal; a table not fully seated by then is
 *refused* (its clients close; it is left out of the latencies and the stuck
-check); the report gives the admitted and refused tables. ``server_busy`` is never
+check; the window opens once they have closed, and 5 s more); the report gives the
+admitted and refused tables, and the ack p99 of each tenth of the window. ``server_busy`` is never
 a protocol error.
 
 ``--kill-after S --kill-port P`` SIGKILLs the Daphne process listening on P after S
@@ -214,6 +215,7 @@ def merge(parts: list[Stats]) -> Stats:
                      "not_resynced", "retransmits", "resync_requests", "tables_affected"):
             setattr(total, name, getattr(total, name) + getattr(part, name))
         total.ack_ms += part.ack_ms
+        total.ack_at += part.ack_at
         total.sent_at += part.sent_at
         total.loop_lag_ms += part.loop_lag_ms
         total.update_ms += part.update_ms
@@ -371,6 +373,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "latency_ms": {
             "ack_p50": percentile(stats.ack_ms, 50), "ack_p95": percentile(stats.ack_ms, 95),
             "ack_p99": percentile(stats.ack_ms, 99), "ack_max": percentile(stats.ack_ms, 100),
+            "ack_p99_by_slice": by_slice(stats.ack_at, stats.ack_ms, window_start,
+                                         args.duration),
             "update_p50": percentile(stats.update_ms, 50),
             "update_p99": percentile(stats.update_ms, 99),
             "update_samples": len(stats.update_ms),
@@ -437,6 +441,19 @@ def clean(report: dict[str, Any]) -> bool:
                      and not fault["not_resynced"])))
 
 
+def by_slice(at: list[float], values: list[float], start: float,
+             duration: float) -> dict[str, Any]:
+    """The 99th percentile of ``values`` in each tenth of the window (at least 10 s):
+    whether a tail is spread over the run or comes from one stretch of it."""
+    seconds = max(10, round(duration / 10))
+    slices: list[list[float]] = [[] for _ in range(max(1, math.ceil(duration / seconds)))]
+    for when, value in zip(at, values, strict=True):
+        index = int((when - start) // seconds)
+        if 0 <= index < len(slices):
+            slices[index].append(value)
+    return {"seconds": seconds, "p99": [percentile(s, 99) for s in slices]}
+
+
 def render(report: dict[str, Any]) -> str:
     cfg, cl, th = report["config"], report["clients"], report["throughput"]
     lat, co, ma = report["latency_ms"], report["correctness"], report["machine"]
@@ -464,6 +481,8 @@ def render(report: dict[str, Any]) -> str:
         f"{th.get('acts_per_50ms_max')}",
         f"ack         p50 {lat['ack_p50']} ms, p95 {lat['ack_p95']} ms, p99 {lat['ack_p99']} ms, "
         f"max {lat['ack_max']} ms",
+        f"            p99 per {lat['ack_p99_by_slice']['seconds']} s of the window: "
+        f"{', '.join(str(v) for v in lat['ack_p99_by_slice']['p99'])}",
         f"update      p50 {lat['update_p50']} ms, p99 {lat['update_p99']} ms "
         f"(at every seat, {lat['update_samples']} samples)",
         f"timers      lateness p50 {lat['timer_late_p50']} ms, p99 {lat['timer_late_p99']} ms "

@@ -25,8 +25,9 @@ the reply to a ``sit``) while a table's clients connect and sit is retried, as t
 message asks: the connection after 1-2 s, the sit after 2, 4, 8 s (with jitter),
 for ``ADMIT_PATIENCE`` seconds from the table's first refusal. A table whose seats
 are not all taken by then (or when every other table is seated) is *refused*: its
-clients close and it is left out of every measurement. Later ``server_busy``
-replies are counted, never errors.
+clients close and it is left out of every measurement; the window opens once they
+have closed (and ``REFUSED_SETTLE`` seconds more). Later ``server_busy`` replies are
+counted, never errors.
 
 Fault injection (``kill_port``): once ``bench/load.py`` has killed that port's
 process, a client whose socket drops there reconnects to the next live port,
@@ -51,7 +52,7 @@ from typing import Any
 
 import orjson
 import websockets
-from websockets import ConnectionClosed, WebSocketException
+from websockets import ConnectionClosed, State, WebSocketException
 
 Json = dict[str, Any]
 HEARTBEAT = 5.0  # docs/protocol.md: a ping every 5 s
@@ -60,6 +61,7 @@ BUSY = "server_busy"  # admission control refused the command or connection
 BUSY_CLOSE = 4503  # the close code after a server_busy on connect
 ACK_RETRY = 2.0  # fault mode: re-send an act unanswered this long, then ask a snapshot
 ADMIT_PATIENCE = 60.0  # s: how long a table's clients retry a server_busy admission
+REFUSED_SETTLE = 5.0  # s: after the refused tables' clients closed, before the window
 RESYNC_ASK = 1.0  # fault mode: ask for a snapshot if the reconnect brought none by then
 # Refusals a fault causes (an act that crossed a takeover, a re-sent duplicate).
 FAULT_ERRORS = frozenset({"stale_version", "wrong_hand", "not_your_turn"})
@@ -90,6 +92,7 @@ class Stats:
     actions: int = 0  # acts acknowledged inside the measurement window
     hands: int = 0  # HandEnded inside the window (counted once per table)
     ack_ms: list[float] = field(default_factory=list)
+    ack_at: list[float] = field(default_factory=list)  # epoch of each ack in ack_ms (window)
     sent_at: list[float] = field(default_factory=list)  # epoch of each act sent (window)
     # The generator's own event loop: how late a 20 ms sleep woke (window), ms. Every
     # latency it measures includes this much of its own delay.
@@ -638,6 +641,7 @@ class Seated(Client):
                 if self.measuring():
                     self.stats.actions += 1
                     self.stats.ack_ms.append((at - attempt.sent) * 1000)
+                    self.stats.ack_at.append(time.time())  # (at: monotonic)
                 self.table.acked(message["version"], attempt.sent)
             return
         if kind == "error":
@@ -871,6 +875,13 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
         if not all(c.sat for c in group.clients if isinstance(c, Seated)):
             group.refuse()
         group.admitting = False
+    # The refused tables' clients close before the window opens (thousands of closes
+    # at once are the end of admission, not the admitted tables' play): waited for, at
+    # most a minute, and the servers given a few seconds to let go of their tables.
+    refused = [c for g in groups if g.refused for c in g.clients]
+    if refused:
+        await _all_closed(refused, 60)
+        await asyncio.sleep(REFUSED_SETTLE)
     stats.tables_refused = [g.id for g in groups if g.refused]
     stats.tables_admitted = len(groups) - len(stats.tables_refused)
     ready.set()
@@ -947,6 +958,14 @@ def _fault_figures(stats: Stats, net: Net, groups: list[TableClients],
                 stats.no_takeover.append(group.id)
             else:
                 stats.takeover_s[group.id] = round(took, 3)
+
+
+async def _all_closed(clients: list[Any], timeout: float) -> None:
+    """Wait until none of these clients has an open connection (or ``timeout``)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and any(
+            c.ws is not None and c.ws.state is not State.CLOSED for c in clients):
+        await asyncio.sleep(0.1)
 
 
 async def _all_ready(clients: list[Any], event: str = "ready", timeout: float = 300) -> None:

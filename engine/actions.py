@@ -162,7 +162,10 @@ class Action:
         if kind is ActionKind.DRAW:
             if "amount" in data:
                 raise MalformedAction("unexpected_amount", "A draw takes no amount.")
-            return cls.draw(_cards(data.get("cards", ())))
+            if "cards" not in data:  # the move descriptor requires it ([] stands pat)
+                raise MalformedAction("missing_cards", "A draw lists its discards: "
+                                      "\"cards\": [] to stand pat.")
+            return cls.draw(_cards(data["cards"]))
         if "cards" in data:
             raise MalformedAction("unexpected_cards", f"A {kind} takes no cards.")
         return cls(kind, data.get("amount"))

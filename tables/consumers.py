@@ -274,9 +274,7 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         if not self.bucket.take():
             await self.error("rate_limited", "Too many messages; slow down.")
             return
-        writer = presence.writer()
-        writer.heard_from(self)
-        with writer.working_on(self):
+        with presence.writer().working_on(self):  # heard from, now and when done
             await self._receive(text_data)
 
     async def _receive(self, text_data: str | None) -> None:

@@ -1304,14 +1304,15 @@ class Host:
         every = conf("OWNER_REPORT_SECONDS", 0)
         if not every:
             return
-        began = 0.0
+        began = began_cpu = 0.0
 
         def collecting(phase: str, info: dict[str, int]) -> None:  # the collector's pauses
-            nonlocal began
+            nonlocal began, began_cpu
             if phase == "start":
-                began = time.monotonic()
-            elif began:
+                began, began_cpu = time.monotonic(), time.thread_time()
+            elif began:  # wall time, and the CPU it took (the rest: waiting for a CPU)
                 self.timings.add(f"gc{info['generation']}", time.monotonic() - began)
+                self.timings.add(f"gc{info['generation']} cpu", time.thread_time() - began_cpu)
 
         gc.callbacks.append(collecting)
         last = collections.Counter(self.stats)

@@ -218,9 +218,13 @@ def _choose_player(run: TableRun, user: User, bot: Player | None, command: Json)
 
 def _options(run: TableRun, command: Json, skip: set[str]) -> Json:
     """The command's remaining fields, checked against the game's JSON schema for them
-    (required fields present, integers and booleans of the right type)."""
+    (no others for ``sit``, required fields present, integers and booleans of the right
+    type)."""
     schema = run.game.info.seat_options if command.get("type") == "sit" else {}
     options = {k: v for k, v in command.items() if k not in skip}
+    unknown = sorted(set(options) - set(schema.get("properties", {})))
+    if command.get("type") == "sit" and unknown:  # a misspelt option is not silently lost
+        raise TableError("malformed_message", f"Unknown field(s) of “sit”: {unknown}.")
     for name in schema.get("required", ()):
         if name not in options:
             raise TableError("malformed_message", f"The field “{name}” is missing.")

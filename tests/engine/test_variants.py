@@ -18,7 +18,7 @@ import pytest
 
 from engine.actions import Action
 from engine.cards import CARDS, Card, parse_cards
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, MalformedAction
 from engine.events import (
     BringInPosted,
     CardsDiscarded,
@@ -282,6 +282,10 @@ def test_draw_moves_offer_the_seat_s_own_cards() -> None:
     (move,) = game.legal_moves(state, seat)
     position = state.positions.index(seat)
     assert move["params"]["cards"]["items"] == [str(c) for c in state.hand.holes[position]]
+    before = game.dump(state)
+    with pytest.raises(MalformedAction) as refused:  # the descriptor requires "cards"
+        game.apply(state, seat, {"kind": "draw"})
+    assert refused.value.code == "missing_cards" and game.dump(state) == before
     events = game.apply(state, seat, {"kind": "draw",
                                       "cards": move["params"]["cards"]["items"][:2]})
     public = [game.project_event(e, Viewer.spectator()) for e in events]

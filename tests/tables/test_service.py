@@ -80,6 +80,17 @@ def test_refused_commands_change_nothing(table: Any, alice: Any, bob: Any, data:
     assert_chips_conserved()
 
 
+def test_a_sit_with_an_unknown_option_is_refused(table: Any, alice: Any) -> None:
+    """A misspelt option (here: wait_for_bb) is refused, not silently dropped."""
+    with pytest.raises(TableError) as error:
+        command(table, alice, type="sit", seat=0, buy_in=200, wait_for_big_blind=True)
+    assert error.value.code == "malformed_message" and "wait_for_big_blind" in str(error.value)
+    table.refresh_from_db()
+    assert table.version == 0 and not Seat.objects.filter(table=table).exists()
+    assert_chips_conserved()
+    assert command(table, alice, type="sit", seat=0, buy_in=200, wait_for_bb=True) == 1
+
+
 def test_out_of_turn(table: Any, alice: Any, bob: Any) -> None:
     sit(table, alice, 0)
     sit(table, bob, 1)
