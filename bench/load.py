@@ -212,7 +212,8 @@ def merge(parts: list[Stats]) -> Stats:
         for name in ("connected_peak", "connected_at_end", "connect_failures", "disconnects",
                      "actions", "hands", "gaps", "snapshots_checked", "messages",
                      "tables_with_hands", "tables_admitted", "fault_drops", "resynced",
-                     "not_resynced", "retransmits", "resync_requests", "tables_affected"):
+                     "not_resynced", "retransmits", "resync_requests", "tables_affected",
+                     "late_before_sit_ack"):
             setattr(total, name, getattr(total, name) + getattr(part, name))
         total.ack_ms += part.ack_ms
         total.ack_at += part.ack_at
@@ -221,6 +222,7 @@ def merge(parts: list[Stats]) -> Stats:
         total.update_ms += part.update_ms
         total.timer_late_ms += part.timer_late_ms
         total.errors += part.errors
+        total.late_acts += part.late_acts
         for code, example in part.error_examples.items():
             total.error_examples.setdefault(code, example)
         total.leaks += part.leaks
@@ -385,6 +387,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "generator_lag_p99": percentile(stats.loop_lag_ms, 99),
             "generator_lag_max": percentile(stats.loop_lag_ms, 100)},
         "correctness": {"errors": dict(stats.errors), "error_examples": stats.error_examples,
+                        "late_acts": {**late_acts(stats.late_acts),
+                                      "sent_before_sit_ack": stats.late_before_sit_ack},
                         "leaks": len(leaks),
                         "leak_examples": leaks[:5],
                         "reveals_not_seen_as_events": reveals["checked"],
@@ -454,6 +458,31 @@ def by_slice(at: list[float], values: list[float], start: float,
     return {"seconds": seconds, "p99": [percentile(s, 99) for s in slices]}
 
 
+def late_acts(late: list[tuple[float | None, float, float]]) -> dict[str, Any]:
+    """Acts refused because their turn had ended: how much of the turn was left when
+    the your_turn arrived (little: the server was late to send it) and how long the
+    generator held the act (long: the client was late)."""
+    left = [v for v, _, _ in late if v is not None]
+    held = [h for _, h, _ in late]
+    answered = [a for _, _, a in late]
+    return {"count": len(late),
+            "left_at_arrival_s": {"min": percentile(left, 0, 2), "p50": percentile(left, 50, 2)},
+            "arrived_with_under_1s_left": sum(v < 1 for v in left),
+            "held_s": {"p50": percentile(held, 50, 2), "max": percentile(held, 100, 2)},
+            "refused_after_s": {"p50": percentile(answered, 50, 2),
+                                "max": percentile(answered, 100, 2)}}
+
+
+def late_line(late: dict[str, Any]) -> str:
+    left, held = late["left_at_arrival_s"], late["held_s"]
+    return (f"  late acts {late['count']}: their your_turn arrived with p50 {left['p50']} s "
+            f"(min {left['min']} s) of the turn left, {late['arrived_with_under_1s_left']} "
+            f"with under 1 s; the generator sent them p50 {held['p50']} s (max {held['max']} s) "
+            f"after it arrived; refused p50 {late['refused_after_s']['p50']} s (max "
+            f"{late['refused_after_s']['max']} s) after they were sent; "
+            f"{late['sent_before_sit_ack']} sent before their client's sit was acknowledged")
+
+
 def render(report: dict[str, Any]) -> str:
     cfg, cl, th = report["config"], report["clients"], report["throughput"]
     lat, co, ma = report["latency_ms"], report["correctness"], report["machine"]
@@ -494,6 +523,7 @@ def render(report: dict[str, Any]) -> str:
         f"{ad['refused_tables'] or ''}(server_busy {ad['server_busy'] or 'none'}); "
         f"{ad['actions_per_s']} actions/s accepted",
         f"errors      {co['errors'] or 'none'}; version gaps {co['version_gaps']}",
+        *([late_line(co["late_acts"])] if co.get("late_acts", {}).get("count") else []),
         f"privacy     {co['leaks']} hole-card leaks ({cfg['spectated_tables']} spectated tables, "
         f"{co['snapshots_checked']} snapshots checked; {reveals})",
         f"chips       {co['chip_violations']} violations in snapshots; database: balances "

@@ -65,6 +65,7 @@ REFUSED_SETTLE = 5.0  # s: after the refused tables' clients closed, before the 
 RESYNC_ASK = 1.0  # fault mode: ask for a snapshot if the reconnect brought none by then
 # Refusals a fault causes (an act that crossed a takeover, a re-sent duplicate).
 FAULT_ERRORS = frozenset({"stale_version", "wrong_hand", "not_your_turn"})
+LATE = FAULT_ERRORS  # an act refused with one of these came after its turn had ended
 _background: set[asyncio.Task[None]] = set()
 
 
@@ -121,6 +122,11 @@ class Stats:
     busy: Counter[str] = field(default_factory=Counter)
     tables_admitted: int = 0
     tables_refused: list[int] = field(default_factory=list)
+    # Acts refused as too late (LATE codes): the seconds of the turn left when its
+    # your_turn arrived (None: no deadline), the seconds the generator held it, and
+    # the seconds from sending it to the refusal.
+    late_acts: list[tuple[float | None, float, float]] = field(default_factory=list)
+    late_before_sit_ack: int = 0
     # Fault injection (--kill-port): clients whose socket the kill dropped, how many
     # of them resynced from a snapshot on another port, acts re-sent, snapshots asked.
     fault_drops: int = 0
@@ -553,6 +559,9 @@ class Attempt:
     command: Json
     ids: list[str] = field(default_factory=list)
     answered: bool = False
+    left: float | None = None  # s of the turn left when its your_turn arrived
+    held: float = 0.0  # s from the your_turn's arrival to the act sent
+    before_sit_ack: bool = False  # sent before this client's sit was acknowledged
 
 
 class Seated(Client):
@@ -649,7 +658,11 @@ class Seated(Client):
                 self.busy(self.busy_kind(request_id))
                 self.answered(request_id)
                 return
-            self.answered(request_id)
+            attempt = self.answered(request_id)
+            if attempt is not None and message.get("code") in LATE:
+                self.stats.late_acts.append((attempt.left, attempt.held,
+                                             time.monotonic() - attempt.sent))
+                self.stats.late_before_sit_ack += attempt.before_sit_ack
             if message.get("code") == "already_seated":
                 return  # after a reconnect the seat was kept (docs/protocol.md)
         super().handle(message, at)
@@ -682,9 +695,9 @@ class Seated(Client):
     def on_private(self, message: Json, at: float) -> None:
         if message["type"] == "your_turn" and not self.window.stopping:
             self.turn = (message.get("hand"), message.get("version"))
-            spawn(self.act(message))
+            spawn(self.act(message, time.time()))
 
-    async def act(self, turn: Json) -> None:
+    async def act(self, turn: Json, arrived: float) -> None:
         table = self.table
         if (not self.skipped_last and self.window.inside()
                 and self.rng.random() < self.timeout_fraction
@@ -705,7 +718,11 @@ class Seated(Client):
         command = {"type": "act", "hand": turn["hand"], "version": turn["version"],
                    "action": choose(turn["legal"], self.rng), "request_id": request_id}
         attempt = Attempt(time.monotonic(), (turn.get("hand"), turn.get("version")), command,
-                          [request_id])
+                          [request_id], held=time.time() - arrived,
+                          before_sit_ack=not self.sat)
+        deadline = _deadline(turn.get("deadline"))
+        if deadline is not None:
+            attempt.left = deadline - arrived
         self.pending[request_id] = attempt
         if self.measuring():
             self.stats.sent_at.append(time.time())

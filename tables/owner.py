@@ -33,7 +33,8 @@ client has seen is durable, and a crash loses only commands not yet acknowledged
   back at once).
 * **Timers** fire on the event loop at the deadline; if the loop itself was late,
   the deadline moves by that lateness once per turn, so that an action waiting
-  to be read is not overtaken by the timer.
+  to be read is not overtaken by the timer; and a turn whose act has reached the
+  owner and waits (a load, a transaction, a commit) is not timed out meanwhile.
 """
 
 from __future__ import annotations
@@ -388,6 +389,9 @@ class Host:
         self.generation: collections.Counter[int] = collections.Counter()  # such transactions
         self.taking: collections.Counter[int] = collections.Counter()  # being loaded
         self.admitted: set[int] = set()  # tables whose first seat was admitted
+        # Acts received and not yet answered, per table, by the decision version they
+        # answer: a turn is not timed out while its act waits here (:meth:`_fire`).
+        self.acts_waiting: dict[int, collections.Counter[int]] = {}
         # Tables being played (as the last look for orphans saw them, :meth:`adopt`):
         # a connection to one is never refused as busy (its owner died: it is taken
         # over here whatever the load, and its players must reach it).
@@ -669,9 +673,28 @@ class Host:
         """Run one client command (already authenticated) at its owner; its version."""
         started = time.monotonic()
         try:
-            return await self._command(table_id, user, bot, command)
+            with self.waiting(table_id, command):
+                return await self._command(table_id, user, bot, command)
         finally:
             self.timings.add("command", time.monotonic() - started)
+
+    @contextlib.contextmanager
+    def waiting(self, table_id: int, command: Json) -> Iterator[None]:
+        """While an ``act`` is worked on here, its turn is not timed out (:meth:`_fire`)."""
+        version = command.get("version") if command.get("type") == "act" else None
+        if type(version) is not int:
+            yield
+            return
+        waiting = self.acts_waiting.setdefault(table_id, collections.Counter())
+        waiting[version] += 1
+        try:
+            yield
+        finally:
+            waiting[version] -= 1
+            if waiting[version] <= 0:
+                del waiting[version]
+            if not waiting and self.acts_waiting.get(table_id) is waiting:
+                del self.acts_waiting[table_id]
 
     async def _command(self, table_id: int, user: Any, bot: Player | None,
                        command: Json) -> int:
@@ -840,6 +863,14 @@ class Host:
         table, now = live.run.table, timezone.now()
         if table.deadline is not None and table.deadline <= now:
             if self.held_back(live, now):
+                return
+            if self.acts_waiting.get(live.table_id, {}).get(table.decision_version):
+                # The player's act for this turn is here, waiting (for the table's
+                # load, a commit): it is not timed out meanwhile; looked at again soon.
+                self.stats["timeouts_held"] += 1
+                if live.timer is not None:
+                    live.timer.cancel()
+                live.timer = asyncio.get_running_loop().call_later(0.05, self.fire, live)
                 return
             call, what = services.time_out, "timeout"
         elif table.bot_due is not None and table.bot_due <= now:
@@ -1247,13 +1278,15 @@ class Host:
         reply: Json = {"type": "owner.reply", "rid": message["rid"]}
         try:
             table_id = message["table"]
-            live = await self.live(table_id, admit=False)
-            if live is None:
-                reply["moved"] = True
-            else:
-                user = await self._cached(User, message["user"])
-                bot = await self._cached(Player, message["bot"]) if message["bot"] else None
-                reply["version"] = await self.run_command(live, user, bot, message["command"])
+            with self.waiting(table_id, message["command"]):
+                live = await self.live(table_id, admit=False)
+                if live is None:
+                    reply["moved"] = True
+                else:
+                    user = await self._cached(User, message["user"])
+                    bot = await self._cached(Player, message["bot"]) if message["bot"] else None
+                    reply["version"] = await self.run_command(live, user, bot,
+                                                              message["command"])
         except TableError as error:
             reply.update(error=error.code, message=error.message,
                          wait_seconds=error.wait_seconds)

@@ -470,6 +470,37 @@ async def test_money_moves_in_a_transaction_of_its_own(alice: Any, bob: Any) -> 
         assert table.pk in host.lives  # loaded again: its timers run here
 
 
+async def test_a_turn_is_not_timed_out_while_its_act_waits(alice: Any, bob: Any) -> None:
+    """The player's act for the current turn has reached the owner but waits (here:
+    held before it runs; in a storm: for the table's load): the turn's timer, due
+    meanwhile, does not time the player out; the act is applied when it runs."""
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    async with running(owner.Host()) as host:
+        live = await host.live(table.pk)
+        await host.committed(live)  # (the table was resumed when loaded)
+        release = asyncio.Event()
+        run_command = host._command
+
+        async def held(*args: Any) -> int:
+            await release.wait()
+            return await run_command(*args)
+
+        host._command = held  # type: ignore[method-assign]
+        command = await sync(act_command)(table.pk)
+        user = await sync(whose_turn)(table.pk, alice, bob)
+        acting = asyncio.create_task(host.command(table.pk, user, None, command))
+        await asyncio.sleep(0.05)
+        live.run.table.deadline = timezone.now() - timedelta(seconds=1)  # the turn is due
+        host.fire(live)
+        await asyncio.sleep(0.3)
+        assert host.stats["timeouts_held"] >= 1 and host.stats["timeout"] == 0
+        release.set()
+        version = await asyncio.wait_for(acting, 5)  # applied: the turn was still its own
+        assert version > command["version"] and host.stats["timeout"] == 0
+        assert not host.acts_waiting
+        await sync(assert_chips_conserved)()
+
+
 async def test_seat_commands_are_applied_in_memory(alice: Any, bob: Any) -> None:
     """Sitting out and in, waiting for the big blind, skipping formalities: on the live
     copy, written with the group commit (no transaction of their own, no reload).
