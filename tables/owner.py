@@ -392,6 +392,7 @@ class Host:
         # Acts received and not yet answered, per table, by the decision version they
         # answer: a turn is not timed out while its act waits here (:meth:`_fire`).
         self.acts_waiting: dict[int, collections.Counter[int]] = {}
+        self.lobby_tail: asyncio.Task[None] | None = None  # the last lobby news sent
         # Tables being played (as the last look for orphans saw them, :meth:`adopt`):
         # a connection to one is never refused as busy (its owner died: it is taken
         # over here whatever the load, and its players must reach it).
@@ -1071,7 +1072,8 @@ class Host:
 
     async def publish_plain(self, batches: list[fanout.Batch]) -> None:
         """What a transaction of its own committed (:mod:`tables.services`): to this
-        process's connections and to every other process's."""
+        process's connections and to every other process's; the lobby news after
+        them, in the background in a running host (:meth:`lobby_news`)."""
         lobby: list[fanout.Batch] = []
         for batch in batches:
             tables: dict[int, list[tuple[str, Json]]] = {}
@@ -1090,8 +1092,26 @@ class Host:
                     self.redis = _redis_client()
                 if self.redis is not None:
                     await self.relay(table_id, messages)
-        if lobby:
+        if lobby and self.started:
+            self.lobby_news(lobby)
+        elif lobby:  # a process without a running host (the worker): at once
             await fanout.apublish(lobby, direct=True)
+
+    def lobby_news(self, lobby: list[fanout.Batch]) -> None:
+        """Send news to the lobby group after the news sent before, without waiting: in
+        a storm of sits one lobby ``group_send`` took up to 3.3 s (docs/benchmarks.md,
+        fourteenth session), and the command's answer, the player's next message behind
+        it on its connection, and a commit lane waited for it. (The relay to other
+        processes stays in line: a table's events must reach them in order.)"""
+        previous = self.lobby_tail
+
+        async def send() -> None:
+            if previous is not None and not previous.done():
+                with contextlib.suppress(Exception):
+                    await previous
+            await fanout.apublish(lobby, direct=True)  # (never raises)
+
+        self.lobby_tail = asyncio.get_running_loop().create_task(send())
 
     async def deliver(self, table_id: int, messages: list[tuple[str, Json]]) -> None:
         watchers = self.local.get(table_id)

@@ -21,7 +21,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from tables import owner, services
+from tables import fanout, owner, services
 from tables.errors import TableError
 from tables.models import Hand, Seat, Table
 
@@ -499,6 +499,30 @@ async def test_a_turn_is_not_timed_out_while_its_act_waits(alice: Any, bob: Any)
         assert version > command["version"] and host.stats["timeout"] == 0
         assert not host.acts_waiting
         await sync(assert_chips_conserved)()
+
+
+async def test_lobby_news_do_not_hold_up_the_answer_and_keep_their_order(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A transaction of its own publishes its lobby news in the background (a lobby
+    group_send took seconds in a storm of sits, and the command's answer waited):
+    publish_plain returns at once, and the news go out in the order they came."""
+    async with running(owner.Host()) as host:
+        sent: list[int] = []
+        gate = asyncio.Event()
+
+        async def slow(batches: Any, *, direct: bool = False) -> bool:
+            await gate.wait()
+            sent.extend(message["n"] for batch in batches for _, message in batch)
+            return True
+
+        monkeypatch.setattr(owner.fanout, "apublish", slow)
+        for n in range(3):
+            await asyncio.wait_for(host.publish_plain([[(fanout.LOBBY_GROUP, {"n": n})]]), 1)
+        assert sent == []
+        gate.set()
+        assert host.lobby_tail is not None
+        await asyncio.wait_for(host.lobby_tail, 5)
+        assert sent == [0, 1, 2]
 
 
 async def test_seat_commands_are_applied_in_memory(alice: Any, bob: Any) -> None:
