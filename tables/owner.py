@@ -389,9 +389,9 @@ class Host:
         self.generation: collections.Counter[int] = collections.Counter()  # such transactions
         self.taking: collections.Counter[int] = collections.Counter()  # being loaded
         self.admitted: set[int] = set()  # tables whose first seat was admitted
-        # Acts received and not yet answered, per table, by the decision version they
+        # Acts received and not yet answered, by table and the decision version they
         # answer: a turn is not timed out while its act waits here (:meth:`_fire`).
-        self.acts_waiting: dict[int, collections.Counter[int]] = {}
+        self.acts_waiting: collections.Counter[tuple[int, int]] = collections.Counter()
         self.lobby_tail: asyncio.Task[None] | None = None  # the last lobby news sent
         # Tables being played (as the last look for orphans saw them, :meth:`adopt`):
         # a connection to one is never refused as busy (its owner died: it is taken
@@ -686,16 +686,14 @@ class Host:
         if type(version) is not int:
             yield
             return
-        waiting = self.acts_waiting.setdefault(table_id, collections.Counter())
-        waiting[version] += 1
+        key = (table_id, version)
+        self.acts_waiting[key] += 1
         try:
             yield
         finally:
-            waiting[version] -= 1
-            if waiting[version] <= 0:
-                del waiting[version]
-            if not waiting and self.acts_waiting.get(table_id) is waiting:
-                del self.acts_waiting[table_id]
+            self.acts_waiting[key] -= 1
+            if self.acts_waiting[key] <= 0:
+                del self.acts_waiting[key]
 
     async def _command(self, table_id: int, user: Any, bot: Player | None,
                        command: Json) -> int:
@@ -865,7 +863,7 @@ class Host:
         if table.deadline is not None and table.deadline <= now:
             if self.held_back(live, now):
                 return
-            if self.acts_waiting.get(live.table_id, {}).get(table.decision_version):
+            if self.acts_waiting[(live.table_id, table.decision_version)]:
                 # The player's act for this turn is here, waiting (for the table's
                 # load, a commit): it is not timed out meanwhile; looked at again soon.
                 self.stats["timeouts_held"] += 1
@@ -1106,7 +1104,7 @@ class Host:
         previous = self.lobby_tail
 
         async def send() -> None:
-            if previous is not None and not previous.done():
+            if previous is not None:
                 with contextlib.suppress(Exception):
                     await previous
             await fanout.apublish(lobby, direct=True)  # (never raises)

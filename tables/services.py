@@ -222,8 +222,8 @@ def _options(run: TableRun, command: Json, skip: set[str]) -> Json:
     type)."""
     schema = run.game.info.seat_options if command.get("type") == "sit" else {}
     options = {k: v for k, v in command.items() if k not in skip}
-    unknown = sorted(set(options) - set(schema.get("properties", {})))
-    if command.get("type") == "sit" and unknown:  # a misspelt option is not silently lost
+    if command.get("type") == "sit" and (  # a misspelt option is not silently lost
+            unknown := sorted(set(options) - set(schema.get("properties", {})))):
         raise TableError("malformed_message", f"Unknown field(s) of “sit”: {unknown}.")
     for name in schema.get("required", ()):
         if name not in options:
