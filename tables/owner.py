@@ -407,6 +407,7 @@ class Host:
         self.started = False
         self.ready = asyncio.Event()
         self.tasks: list[asyncio.Task[None]] = []
+        self.spawned: set[asyncio.Task[Any]] = set()  # background work (:meth:`spawn`)
         # The group commit's connections, one per lane (:meth:`_commit_loop`).
         self.writers: dict[int, psycopg.AsyncConnection[Any]] = {}
         self.commit_began = -1e9  # when the last commit started (loop time)
@@ -638,13 +639,23 @@ class Host:
             del self.lives[live.table_id]
         self.pending.pop(live.table_id, None)
         if reload:
-            asyncio.get_running_loop().create_task(self._reload(live.table_id))
+            self.spawn(self._reload(live.table_id))
 
     async def _reload(self, table_id: int) -> None:
         try:
             await self.live(table_id, admit=False)
+        except TableError:
+            pass  # (closed or gone meanwhile)
         except Exception:
             log.warning("reloading table %s failed", table_id, exc_info=True)
+
+    def spawn(self, coroutine: Any) -> asyncio.Task[Any]:
+        """Run ``coroutine`` in the background, keeping a reference to its task (the
+        event loop keeps only a weak one)."""
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self.spawned.add(task)
+        task.add_done_callback(self.spawned.discard)
+        return task
 
     async def presence(self, at_table: int, call: Callable[..., bool], **kwargs: Any) -> bool:
         """A connection comes or goes (:func:`tables.services.connect`, ``disconnect``).
@@ -810,9 +821,8 @@ class Host:
                     self.evict(live, TableError("conflict", "The table changed meanwhile."))
             self.stats["classic"] += 1
             result = await db(call, **kwargs)
-        if at_table not in self.lives:
-            with contextlib.suppress(TableError):
-                await self.live(at_table, admit=False)
+        if at_table not in self.lives:  # (not waited for: the answer, and the player's
+            self.spawn(self._reload(at_table))  # act behind it, would wait for the loader)
         return result
 
     # -- timers and house bots
@@ -830,7 +840,7 @@ class Host:
             table.deadline = now + timedelta(seconds=self.lag)
             live.schedule()
             return
-        asyncio.get_running_loop().create_task(self._fire(live))
+        self.spawn(self._fire(live))
 
     def held_back(self, live: Live, now: datetime) -> bool:
         """Whether a turn due now at a table watched from other processes waits: while
@@ -979,7 +989,7 @@ class Host:
         entry = self.local.setdefault(table_id, {})
         entry[consumer] = frozenset(groups)
         if len(entry) == 1 and self.redis is not None:
-            asyncio.get_running_loop().create_task(self._watch(table_id))
+            self.spawn(self._watch(table_id))
 
     def detach(self, table_id: int, consumer: Any) -> None:
         entry = self.local.get(table_id)
@@ -990,7 +1000,7 @@ class Host:
             del self.local[table_id]
             if table_id in self.subscribed and self.pubsub is not None:
                 self.subscribed.discard(table_id)
-                asyncio.get_running_loop().create_task(
+                self.spawn(
                     self.pubsub.unsubscribe(self.relay_key(table_id)))
 
     async def _watch(self, table_id: int) -> None:
@@ -1162,7 +1172,7 @@ class Host:
                 del self.credential_members[group]
                 gone.append(self.auth_key(group))
         if gone and self.pubsub is not None:
-            asyncio.get_running_loop().create_task(self._unsubscribe(gone))
+            self.spawn(self._unsubscribe(gone))
 
     async def _unsubscribe(self, keys: list[str]) -> None:
         try:
@@ -1173,7 +1183,7 @@ class Host:
     def revoked(self, group: str, reason: str) -> None:
         """A credential group's announcement: close its connections here."""
         for consumer in list(self.credential_members.get(group, ())):
-            asyncio.get_running_loop().create_task(
+            self.spawn(
                 consumer.auth_revoked({"type": REVOKED, "reason": reason}))
 
     async def _credential_loop(self) -> None:
@@ -1193,7 +1203,7 @@ class Host:
                 self.checked_at = time.monotonic()
                 for consumer in consumers:
                     if consumer.credential not in valid:
-                        asyncio.get_running_loop().create_task(consumer.refuse(
+                        self.spawn(consumer.refuse(
                             TableError("session_ended", ENDED)))
             except Exception:
                 log.warning("checking credentials failed", exc_info=True)
@@ -1286,7 +1296,7 @@ class Host:
                 if future is not None and not future.done():
                     future.set_result(message)
             elif kind == "owner.command":
-                asyncio.get_running_loop().create_task(self._serve(message))
+                self.spawn(self._serve(message))
             elif kind == "owner.watch":
                 live = self.lives.get(message["table"])
                 if live is not None:
@@ -1560,7 +1570,7 @@ class Host:
                 continue
             self.evict(live)
             self.admitted.discard(table_id)
-            asyncio.get_running_loop().create_task(self._release(table_id))
+            self.spawn(self._release(table_id))
 
     async def adopt(self) -> list[int]:
         """Take over, at once and all together, the running tables that nobody owns;

@@ -11,6 +11,7 @@ import asyncio
 import collections
 import contextlib
 import os
+import threading
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -463,10 +464,21 @@ async def test_money_moves_in_a_transaction_of_its_own(alice: Any, bob: Any) -> 
         user = await sync(whose_turn)(table.pk, alice, bob)
         await host.command(table.pk, user, None, command)
         # Leaving mid-hand folds and cashes out: booked through the ledger at once.
-        version = await host.command(table.pk, alice, None, {"type": "leave"})
+        # The answer does not wait for the table's reload (here the loader thread is
+        # held; in a storm of sits it queues for seconds, and the player's act, behind
+        # the answer on its connection, waited while the turn ran out).
+        held = threading.Event()
+        host.loader.submit(held.wait, 30)
+        try:
+            version = await asyncio.wait_for(
+                host.command(table.pk, alice, None, {"type": "leave"}), 10)
+            assert table.pk not in host.lives
+        finally:
+            held.set()
         assert host.stats["classic"] >= 1
         assert await sync(lambda: Table.objects.get(pk=table.pk).version)() == version
         await sync(assert_chips_conserved)()
+        await asyncio.wait_for(asyncio.gather(*host.spawned), 10)
         assert table.pk in host.lives  # loaded again: its timers run here
 
 
