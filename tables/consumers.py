@@ -49,14 +49,14 @@ def _collected(call: Callable[..., Any], kwargs: dict[str, Any],
         return call(**kwargs), batches
 
 
-async def db(call: Callable[..., Any], *, read_only: bool = False,
+async def db(call: Callable[..., Any], *, read_only: bool = False, beside: bool = False,
              guard: Credential | None = None, **kwargs: Any) -> Any:
     """Call a service in a database thread; its fan-out (after the commit) is sent from
     here, on the event loop, before this returns (so before any ``ack``). Read-only
     calls may run beside the commands (:func:`tables.wire.reads_in_own_thread`).
     ``guard``: first check, in the same thread call, that the connection's credential
     still holds (:mod:`accounts.credentials`); else ``session_ended``."""
-    shared = not _parallel() and not (read_only and reads_in_own_thread())
+    shared = not _parallel() and not ((read_only or beside) and reads_in_own_thread())
     result, batches = await database_sync_to_async(
         _collected, thread_sensitive=shared)(call, kwargs, guard)
     if batches:  # committed: a failed fan-out only loses delivery (clients resync), so

@@ -666,8 +666,16 @@ class Host:
         commit finds the version moved and reloads."""
         from .consumers import db
 
+        # The usual connection and disconnection, which change nothing at the table,
+        # run beside the commands (PostgreSQL): in a storm of connections they held
+        # the sits behind them in the process's one database thread for tens of
+        # seconds (docs/benchmarks.md, fifteenth session).
         if call is services.connect:
-            quiet = await db(call, only_quietly=True, **kwargs)
+            quiet = await db(call, only_quietly=True, beside=True, **kwargs)
+            if quiet is not None:
+                return bool(quiet)
+        elif call is services.disconnect and set(kwargs) == {"channel_name"}:
+            quiet = await db(services.disconnect_quietly, beside=True, **kwargs)
             if quiet is not None:
                 return bool(quiet)
         async with self.closing(at_table):
@@ -813,6 +821,7 @@ class Host:
         run here). Commands for the table wait meanwhile."""
         from .consumers import db
 
+        began = time.monotonic()
         async with self.closing(at_table):
             live = self.lives.get(at_table)
             if live is not None:
@@ -820,7 +829,10 @@ class Host:
                 if not live.dead:
                     self.evict(live, TableError("conflict", "The table changed meanwhile."))
             self.stats["classic"] += 1
+            held = time.monotonic()
+            self.timings.add("own transaction waits", held - began)
             result = await db(call, **kwargs)
+            self.timings.add("own transaction", time.monotonic() - held)
         if at_table not in self.lives:  # (not waited for: the answer, and the player's
             self.spawn(self._reload(at_table))  # act behind it, would wait for the loader)
         return result
@@ -1099,7 +1111,9 @@ class Host:
                 if self.redis is None:  # a process without a running host (the worker)
                     self.redis = _redis_client()
                 if self.redis is not None:
+                    began = time.monotonic()
                     await self.relay(table_id, messages)
+                    self.timings.add("own relay", time.monotonic() - began)
         if lobby and self.started:
             self.lobby_news(lobby)
         elif lobby:  # a process without a running host (the worker): at once

@@ -676,6 +676,31 @@ def disconnect(*, channel_name: str, now: datetime | None = None,
         return changed
 
 
+def disconnect_quietly(*, channel_name: str) -> bool | None:
+    """The usual disconnection, of a connection whose account has no seat at its
+    table: its row deleted without waiting for the table's commands (nothing there
+    changes; like :func:`_connect_quietly`, a transaction that locked the table is
+    waited for).
+    False if it was already gone; ``None`` if :func:`disconnect` has to look at the
+    seats (or the database is not PostgreSQL). A seat taken meanwhile through
+    another connection of the account leaves that one controlling it."""
+    if connection.vendor != "postgresql":
+        return None
+    with transaction.atomic():
+        gone = Connection.objects.filter(channel_name=channel_name).first()
+        if gone is None:
+            return False
+        with connection.cursor() as cursor:  # (a sit under way at the table first)
+            cursor.execute("SELECT 1 FROM tables_table WHERE id = %s FOR KEY SHARE",
+                           [gone.table_id])
+        mine = (Q(player_id=gone.bot_id) if gone.bot_id is not None
+                else Q(player__owner_id=gone.user_id))
+        if Seat.objects.filter(mine, table_id=gone.table_id).exists():
+            return None
+        Connection.objects.filter(pk=gone.pk).delete()
+    return False
+
+
 def presence_due(now: datetime, table_ids: list[int] | None = None
                  ) -> tuple[list[tuple[int, str]], list[tuple[int, int]]]:
     """What the presence sweep has to do (at ``table_ids`` only, if given): the silent

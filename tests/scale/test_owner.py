@@ -1138,3 +1138,46 @@ async def test_a_turn_due_as_redis_comes_back_starts_over_instead_of_timing_out(
         assert table.version > version
         assert table.deadline > timezone.now() + timedelta(seconds=table.turn_seconds - 5)
     await sync(assert_chips_conserved)()
+
+
+async def test_a_connection_without_a_seat_comes_and_goes_beside_the_commands(
+        alice: Any, bob: Any) -> None:
+    """Connecting and disconnecting an account with no seat at the table change nothing
+    there: they run beside the table commands (here the process's one database thread
+    is held, as a storm of sits held it for tens of seconds), not behind them. A seated
+    player's disconnection still goes the whole way and sits the player out."""
+    from accounts.models import Player, PlayerKind, User
+    from tables.models import Connection
+
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+
+    def make_carol() -> Any:
+        carol = User.objects.create_user("carol", "carol@example.com", "pw-carol-123")
+        Player.objects.create(owner=carol, name="carol", kind=PlayerKind.HUMAN)
+        return carol
+
+    carol = await sync(make_carol)()
+    version = await sync(lambda: Table.objects.get(pk=table.pk).version)()
+    async with running(owner.Host()) as host:
+        held = threading.Event()
+        blocker = asyncio.ensure_future(sync(held.wait)(20))  # the one database thread
+        await asyncio.sleep(0.2)
+        try:
+            assert await asyncio.wait_for(host.presence(
+                table.pk, services.connect, table_id=table.pk, channel_name="carol.1",
+                user=carol, bot=None), 5) is False
+            assert await sync(Connection.objects.filter(channel_name="carol.1").exists,
+                              thread_sensitive=False)()
+            assert await asyncio.wait_for(host.presence(
+                table.pk, services.disconnect, channel_name="carol.1"), 5) is False
+        finally:
+            held.set()
+            await blocker
+        assert not await sync(Connection.objects.filter(channel_name="carol.1").exists)()
+        assert await sync(lambda: Table.objects.get(pk=table.pk).version)() == version
+
+        await host.presence(table.pk, services.connect, table_id=table.pk,
+                            channel_name="alice.1", user=alice, bot=None)
+        assert await host.presence(table.pk, services.disconnect, channel_name="alice.1")
+        seat = await sync(lambda: Seat.objects.get(table=table, number=0))()
+        assert seat.disconnected_at is not None and seat.sat_out_by_disconnect
