@@ -472,7 +472,7 @@ class Host:
         """Stop this host's work and close its database connections. Its leases are
         not given back: as after a crash, other processes take its tables over when
         they expire (tests; a process that ends)."""
-        for task in self.tasks:
+        for task in [*self.tasks, *self.spawned]:
             task.cancel()
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(self.loader, lambda: connection.close())

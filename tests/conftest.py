@@ -7,7 +7,8 @@ superuser; anonymous is simply the unauthenticated client.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -49,6 +50,24 @@ if TYPE_CHECKING:  # Django models are imported lazily: tests/engine runs withou
     from pytest_django.fixtures import Settings as SettingsWrapper
 
     from accounts.models import User
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """pytest-django's test database; at the end, the sessions still open on it
+    (connections of the test process's other threads, servers a test started and
+    killed) are ended, so that dropping it does not fail with "being accessed by other
+    users" (a warning at teardown, and a database left behind)."""
+    yield
+    with django_db_blocker.unblock():
+        from django.db import connection
+
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                               "WHERE datname = current_database() "
+                               "AND pid <> pg_backend_pid()")
+            connection.close()
 
 
 @pytest.fixture(autouse=True)
