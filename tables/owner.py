@@ -674,7 +674,7 @@ class Host:
             quiet = await db(call, only_quietly=True, beside=True, **kwargs)
             if quiet is not None:
                 return bool(quiet)
-        elif call is services.disconnect and set(kwargs) == {"channel_name"}:
+        elif call is services.disconnect and kwargs.keys() == {"channel_name"}:  # (not a sweep)
             quiet = await db(services.disconnect_quietly, beside=True, **kwargs)
             if quiet is not None:
                 return bool(quiet)
@@ -1133,7 +1133,7 @@ class Host:
                     await previous
             await fanout.apublish(lobby, direct=True)  # (never raises)
 
-        self.lobby_tail = asyncio.get_running_loop().create_task(send())
+        self.lobby_tail = self.spawn(send())
 
     async def deliver(self, table_id: int, messages: list[tuple[str, Json]]) -> None:
         watchers = self.local.get(table_id)

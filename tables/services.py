@@ -601,15 +601,12 @@ def _connect_quietly(*, table_id: int, channel_name: str, user: Any, bot: Player
     if connection.vendor != "postgresql":
         return False
     with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT status FROM tables_table WHERE id = %s FOR KEY SHARE",
-                           [table_id])
-            row = cursor.fetchone()
-        if row is None:
+        status = _key_share(table_id)
+        if status is None:
             raise TableError("table_not_found", f"There is no table {table_id}.")
-        if row[0] == TableStatus.CLOSED:
+        if status == TableStatus.CLOSED:
             raise TableError("table_closed", "This table is closed.")
-        mine = Q(player_id=bot.pk) if bot is not None else Q(player__owner_id=user.pk)
+        mine = _seats_of(None, bot.pk) if bot is not None else _seats_of(user.pk, None)
         if Seat.objects.filter(mine, table_id=table_id, disconnected_at__isnull=False).exists():
             return False
         Connection.objects.update_or_create(
@@ -690,15 +687,27 @@ def disconnect_quietly(*, channel_name: str) -> bool | None:
         gone = Connection.objects.filter(channel_name=channel_name).first()
         if gone is None:
             return False
-        with connection.cursor() as cursor:  # (a sit under way at the table first)
-            cursor.execute("SELECT 1 FROM tables_table WHERE id = %s FOR KEY SHARE",
-                           [gone.table_id])
-        mine = (Q(player_id=gone.bot_id) if gone.bot_id is not None
-                else Q(player__owner_id=gone.user_id))
-        if Seat.objects.filter(mine, table_id=gone.table_id).exists():
+        _key_share(gone.table_id)  # (a sit under way at the table first)
+        if Seat.objects.filter(_seats_of(gone.user_id, gone.bot_id),
+                               table_id=gone.table_id).exists():
             return None
         Connection.objects.filter(pk=gone.pk).delete()
     return False
+
+
+def _key_share(table_id: int) -> str | None:
+    """``FOR KEY SHARE`` on the table row (PostgreSQL): waits for a transaction that
+    locked the table, not for a group commit; the table's status (``None``: no table)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT status FROM tables_table WHERE id = %s FOR KEY SHARE",
+                       [table_id])
+        row = cursor.fetchone()
+    return None if row is None else str(row[0])
+
+
+def _seats_of(user_id: int | None, bot_id: int | None) -> Q:
+    """The seats an account's connection is there for: its bot's, or its owner's."""
+    return Q(player_id=bot_id) if bot_id is not None else Q(player__owner_id=user_id)
 
 
 def presence_due(now: datetime, table_ids: list[int] | None = None
