@@ -99,6 +99,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="share of turns left to time out (timer lateness)")
     p.add_argument("--turn-seconds", type=int, default=5)
     p.add_argument("--procs", type=int, default=1, help="generator processes")
+    p.add_argument("--collector", choices=("frozen", "default"), default="frozen",
+                   help="the generator's garbage collector in the window: frozen (what it "
+                   "holds before the window left out of the passes, a larger young "
+                   "generation, as the server) or Python's defaults (before 2026-11-29)")
     p.add_argument("--connect-concurrency", type=int, default=50,
                    help="handshakes in flight per generator process")
     p.add_argument("--max-connections", type=int, default=6000)
@@ -174,6 +178,16 @@ def _child(tables: list[dict[str, Any]], ports: list[int], options: dict[str, An
     results.put(stats)
 
 
+def collector_passes(passes: list[tuple[int, float]]) -> dict[str, Any]:
+    """Per generation: the passes in the window, their total and longest wall ms."""
+    out: dict[str, Any] = {}
+    for generation in sorted({g for g, _ in passes}):
+        ms = [m for g, m in passes if g == generation]
+        out[f"gen{generation}"] = {"passes": len(ms), "total_ms": round(sum(ms), 1),
+                                   "max_ms": round(max(ms), 1)}
+    return out
+
+
 def percentile(values: list[float], q: float, digits: int = 1) -> float | None:
     if not values:
         return None
@@ -219,6 +233,7 @@ def merge(parts: list[Stats]) -> Stats:
         total.ack_at += part.ack_at
         total.sent_at += part.sent_at
         total.loop_lag_ms += part.loop_lag_ms
+        total.gc_ms += part.gc_ms
         total.update_ms += part.update_ms
         total.timer_late_ms += part.timer_late_ms
         total.errors += part.errors
@@ -266,7 +281,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     options = {"pace": args.pace, "timeout_fraction": args.timeout_fraction,
                "turn_seconds": args.turn_seconds,
                "connect_concurrency": args.connect_concurrency, "route": args.route,
-               "kill_port": args.kill_port, "pacing": args.pacing}
+               "kill_port": args.kill_port, "pacing": args.pacing,
+               "collector": args.collector}
     for index in range(args.procs):
         ready = ctx.Event()
         process = ctx.Process(target=_child, args=(
@@ -348,7 +364,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             fault.update(leases.report())
     return {
         "config": {"tables": args.tables, "seats": args.seats, "duration_s": args.duration,
-                   "pace": args.pace, "pacing": args.pacing, "ports": ports,
+                   "pace": args.pace, "pacing": args.pacing, "collector": args.collector,
+                   "ports": ports,
                    "generator_processes": args.procs,
                    "spectated_tables": sum(1 for t in setup["tables"] if t["spectator"]),
                    "watchers": args.watchers, "turn_seconds": args.turn_seconds,
@@ -385,7 +402,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "timer_samples": len(stats.timer_late_ms),
             "generator_lag_p50": percentile(stats.loop_lag_ms, 50),
             "generator_lag_p99": percentile(stats.loop_lag_ms, 99),
-            "generator_lag_max": percentile(stats.loop_lag_ms, 100)},
+            "generator_lag_max": percentile(stats.loop_lag_ms, 100),
+            "generator_gc": collector_passes(stats.gc_ms)},
         "correctness": {"errors": dict(stats.errors), "error_examples": stats.error_examples,
                         "late_acts": {**late_acts(stats.late_acts),
                                       "sent_before_sit_ack": stats.late_before_sit_ack},
@@ -519,6 +537,8 @@ def render(report: dict[str, Any]) -> str:
         f"generator   its own loop late p50 {lat.get('generator_lag_p50')} ms, p99 "
         f"{lat.get('generator_lag_p99')} ms, max {lat.get('generator_lag_max')} ms (every "
         "latency above includes its share)",
+        f"            its collector ({cfg.get('collector', 'default')}): "
+        f"{lat.get('generator_gc') or 'not measured'}",
         f"admission   {ad['tables_admitted']} tables admitted, {ad['tables_refused']} refused "
         f"{ad['refused_tables'] or ''}(server_busy {ad['server_busy'] or 'none'}); "
         f"{ad['actions_per_s']} actions/s accepted",

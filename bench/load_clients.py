@@ -42,10 +42,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import math
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -98,6 +100,8 @@ class Stats:
     # The generator's own event loop: how late a 20 ms sleep woke (window), ms. Every
     # latency it measures includes this much of its own delay.
     loop_lag_ms: list[float] = field(default_factory=list)
+    # Its garbage collector's passes in the window: (generation, ms) each.
+    gc_ms: list[tuple[int, float]] = field(default_factory=list)
     update_ms: list[float] = field(default_factory=list)
     timer_late_ms: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
@@ -852,7 +856,8 @@ class Spectator(Client):
 async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
                     timeout_fraction: float, turn_seconds: int, window_times: Any,
                     ready: Any, connect_concurrency: int, seed: int, route: str = "spread",
-                    kill_port: int | None = None, pacing: str = "grid") -> Stats:
+                    kill_port: int | None = None, pacing: str = "grid",
+                    collector: str = "frozen") -> Stats:
     """Connect every client of these tables, play until the window closes, report."""
     stats, window = Stats(), Window()
     net = Net(ports, route, kill_port, window_times, turn_seconds)
@@ -901,11 +906,14 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
         await asyncio.sleep(REFUSED_SETTLE)
     stats.tables_refused = [g.id for g in groups if g.refused]
     stats.tables_admitted = len(groups) - len(stats.tables_refused)
+    if collector == "frozen":
+        _settle_collector()
     ready.set()
     while window_times[0] == 0:  # the parent sets the window once every process is ready
         await asyncio.sleep(0.05)
     window.start, window.end = window_times[0], window_times[1]
     lag = asyncio.create_task(_loop_lag(stats, window))
+    pauses = _collector_pauses(stats, window)
     stuck_after = 2 * turn_seconds + 5
     opened = time.monotonic()  # a table is judged from the window's start, not from its
     while time.time() < window.end:  # clients' creation (the last ones sit just in time)
@@ -923,6 +931,7 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
     await asyncio.sleep(2)
     window.stopping = True
     lag.cancel()
+    gc.callbacks.remove(pauses)
     stats.connected_at_end = connected[0]
     for table, detail in stats.stuck_details.items():
         group = next(g for g in groups if g.id == table)
@@ -945,6 +954,32 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
 
 
 LAG_TICK = 0.02  # seconds
+
+
+def _settle_collector() -> None:
+    """Before the window: what the generator holds from now on (its clients, their
+    connections, the tables) is frozen out of the collector's passes, and the young
+    generation made larger, as in the server (pokersite/asgi.py). With the defaults a
+    pass over every client's objects held the generator's loop for 100-300 ms a few
+    times a minute, and each such pause counted in every latency it measured."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
+
+
+def _collector_pauses(stats: Stats, window: Window) -> Callable[[str, dict[str, int]], None]:
+    """Record each collector pass inside the window (generation, wall ms)."""
+    began = 0.0
+
+    def collecting(phase: str, info: dict[str, int]) -> None:
+        nonlocal began
+        if phase == "start":
+            began = time.monotonic()
+        elif began and window.inside():
+            stats.gc_ms.append((info["generation"], (time.monotonic() - began) * 1000))
+
+    gc.callbacks.append(collecting)
+    return collecting
 
 
 async def _loop_lag(stats: Stats, window: Window) -> None:

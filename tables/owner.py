@@ -292,7 +292,8 @@ class Cut:
 GUARD = "WITH written AS ({}) SELECT 1 / count(*) FROM written"
 
 
-async def write_cuts(conn: psycopg.AsyncConnection[Any], cuts: list[Cut]) -> None:
+async def write_cuts(conn: psycopg.AsyncConnection[Any], cuts: list[Cut],
+                     timings: Timings | None = None) -> None:
     """One transaction for every table in ``cuts``, on the host's own connection, in
     one round trip; :class:`Conflict` (nothing written) if another writer moved a
     table's version meanwhile.
@@ -311,8 +312,11 @@ async def write_cuts(conn: psycopg.AsyncConnection[Any], cuts: list[Cut]) -> Non
     transaction, so the ``COMMIT`` writes nothing; the versions are read afterwards
     to tell which tables conflicted."""
     try:
+        began = time.monotonic()
         async with conn.pipeline(), conn.transaction(), conn.cursor() as cursor:
             await _write_rows(cursor, cuts)
+            if timings is not None:  # (every statement sent, or queued to be)
+                timings.add("commit sending", time.monotonic() - began)
     except psycopg.errors.DivisionByZero:
         async with conn.cursor() as cursor:
             await cursor.execute("SELECT id, version FROM tables_table WHERE id = ANY(%s)",
@@ -954,7 +958,7 @@ class Host:
             while cuts:
                 started = time.monotonic()
                 try:
-                    await write_cuts(await self.writer_connection(lane), cuts)
+                    await write_cuts(await self.writer_connection(lane), cuts, self.timings)
                 except Conflict as conflict:
                     for cut in cuts:
                         if cut.table.pk in conflict.table_ids:

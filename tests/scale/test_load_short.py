@@ -86,6 +86,12 @@ def test_short_load_run_is_clean(tmp_path: Path) -> None:
     assert report["latency_ms"]["timer_samples"] > 0
     lag = report["latency_ms"]  # the generator's own loop, measured in the window
     assert 0 <= lag["generator_lag_p50"] <= lag["generator_lag_p99"] <= lag["generator_lag_max"]
+    # Its collector's passes in the window, by generation (what it held before the
+    # window frozen out of them, bench/load_clients.py): counted, never negative.
+    assert report["config"]["collector"] == "frozen"
+    for generation, passes in lag["generator_gc"].items():
+        assert generation in ("gen0", "gen1", "gen2")
+        assert passes["passes"] > 0 and 0 <= passes["max_ms"] <= passes["total_ms"]
     slices = lag["ack_p99_by_slice"]  # the tail along the window
     assert slices["seconds"] >= 10 and slices["p99"] and slices["p99"][0] is not None
     assert max(v for v in slices["p99"] if v is not None) <= lag["ack_max"]
