@@ -57,8 +57,12 @@ class Table(models.Model):
     to_act_seat = models.SmallIntegerField(null=True, blank=True)
     decision_version = models.BigIntegerField(null=True, blank=True)  # when the turn began
     decision_key = models.CharField(max_length=40, blank=True)  # hand number + action count
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True)  # turn timer
-    bot_due = models.DateTimeField(null=True, blank=True, db_index=True)  # house bot to act
+    # Not indexed: both change at nearly every action, and an indexed column that
+    # changes makes PostgreSQL insert the new row version into every index of the
+    # table (no HOT update; migration 0007). Due timers are found among the running
+    # tables (``status``, indexed) instead.
+    deadline = models.DateTimeField(null=True, blank=True)  # turn timer
+    bot_due = models.DateTimeField(null=True, blank=True)  # house bot to act
 
     class Meta:
         ordering = ["name"]
