@@ -538,7 +538,7 @@ def render(report: dict[str, Any]) -> str:
         f"{lat.get('generator_lag_p99')} ms, max {lat.get('generator_lag_max')} ms (every "
         "latency above includes its share)",
         f"            its collector ({cfg.get('collector', 'default')}): "
-        f"{lat.get('generator_gc') or 'not measured'}",
+        f"{lat.get('generator_gc') or 'no pass in the window'}",
         f"admission   {ad['tables_admitted']} tables admitted, {ad['tables_refused']} refused "
         f"{ad['refused_tables'] or ''}(server_busy {ad['server_busy'] or 'none'}); "
         f"{ad['actions_per_s']} actions/s accepted",

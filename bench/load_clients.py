@@ -959,9 +959,10 @@ LAG_TICK = 0.02  # seconds
 def _settle_collector() -> None:
     """Before the window: what the generator holds from now on (its clients, their
     connections, the tables) is frozen out of the collector's passes, and the young
-    generation made larger, as in the server (pokersite/asgi.py). With the defaults a
-    pass over every client's objects held the generator's loop for 100-300 ms a few
-    times a minute, and each such pause counted in every latency it measured."""
+    generation made larger, as in the server (pokersite/asgi.py). With Python's
+    defaults the passes took a fifth of the generator's time in the overload run (full
+    passes over every client's objects of up to 0.5 s every few seconds), and each
+    pause counted in every latency it measured (docs/benchmarks.md, sixteenth session)."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
