@@ -146,11 +146,11 @@ async def test_a_second_lane_commits_while_the_first_waits_and_a_table_waits_its
         gate, held = asyncio.Event(), []
         write = owner.write_cuts
 
-        async def slow(conn: Any, cuts: list[owner.Cut]) -> None:
+        async def slow(conn: Any, cuts: list[owner.Cut], timings: Any = None) -> None:
             if not held:  # the first commit from now on waits for the gate
                 held.append([c.table.pk for c in cuts])
                 await gate.wait()
-            await write(conn, cuts)
+            await write(conn, cuts, timings)
 
         monkeypatch.setattr(owner, "write_cuts", slow)
         commands = [await sync(act_command)(t.pk) for t in (one, two)]
