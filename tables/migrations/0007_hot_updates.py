@@ -2,8 +2,9 @@
 heap-only tuples, HOT): ``deadline`` and ``bot_due`` are no longer indexed (they change
 at nearly every action, and a changed indexed column writes the new row version into
 every index of the table), and the pages of tables, rounds and seats keep room for
-the new versions (``fillfactor``). Less written per action (WAL, index pages) and
-fewer pages for the checkpoints' full-page images; docs/benchmarks.md, "Scale"."""
+the new versions (``fillfactor``). Less written per action: no index entries for
+an update done in place, so less WAL and fewer index pages dirtied (each one's first
+change after a checkpoint is a full-page image); docs/benchmarks.md, "Scale"."""
 
 from django.db import migrations, models
 
@@ -15,7 +16,7 @@ def fillfactor(apps, schema_editor, *, reset: bool = False) -> None:
         return  # (SQLite has no such setting)
     quote = schema_editor.quote_name
     for table, percent in FILLFACTOR.items():
-        setting = "RESET (fillfactor)" if reset else f"SET (fillfactor = {int(percent)})"
+        setting = "RESET (fillfactor)" if reset else f"SET (fillfactor = {percent})"
         schema_editor.execute(f"ALTER TABLE {quote(table)} {setting}")
 
 
