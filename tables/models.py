@@ -191,7 +191,10 @@ class Connection(models.Model):
                             related_name="+")
     process = models.CharField(max_length=100, blank=True)
     opened_at = models.DateTimeField(auto_now_add=True)
-    last_seen = models.DateTimeField(db_index=True)
+    # Not indexed: the batched presence write changes it for every live connection every
+    # few seconds, and in place only if no index holds it (migration 0008); the sweeps
+    # look among a process's own tables' connections, a few rows each.
+    last_seen = models.DateTimeField()
 
     def __str__(self) -> str:
         return self.channel_name
