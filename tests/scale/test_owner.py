@@ -1099,7 +1099,8 @@ async def test_a_turn_watched_from_elsewhere_waits_while_redis_is_away(alice: An
         # Redis answers (it never left): after the grace, a full turn from then.
         host._broker_answered = answered
         for _ in range(int(RESUME_GRACE_SECONDS * 20) + 40):
-            if not host.outage.down and not lives[watched.pk].dirty:
+            # (the outage ends first; the held table's resume follows in a task)
+            if not host.outage.down and not host.resuming and not lives[watched.pk].dirty:
                 break
             await asyncio.sleep(0.05)
         assert not host.outage.down and not host.held
