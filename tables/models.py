@@ -192,8 +192,9 @@ class Connection(models.Model):
     process = models.CharField(max_length=100, blank=True)
     opened_at = models.DateTimeField(auto_now_add=True)
     # Not indexed: the batched presence write changes it for every live connection every
-    # few seconds, and in place only if no index holds it (migration 0008); the sweeps
-    # look among a process's own tables' connections, a few rows each.
+    # few seconds, and in place only if no index holds it (migration 0008). The owners'
+    # sweeps look among their own tables (``table``); the worker's reads the whole
+    # table, one row per live websocket (a scan of a few thousand rows).
     last_seen = models.DateTimeField()
 
     def __str__(self) -> str:

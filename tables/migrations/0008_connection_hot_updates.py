@@ -2,8 +2,9 @@
 connection, :mod:`tables.presence`) is an update in place on PostgreSQL (HOT), as the
 table's own rows are since migration 0007: ``last_seen`` is no longer indexed and the
 connections' pages keep room for the new row versions. An indexed ``last_seen`` wrote
-a new entry into every index of the table at every heartbeat; the sweeps that
-read it look among a process's own tables (``table_id``), a few rows each."""
+a new entry into every index of the table at every heartbeat. The owners' sweeps
+that read it look among their own tables (``table_id``); the worker's scans the
+table, one row per live websocket."""
 
 from django.db import migrations, models
 
