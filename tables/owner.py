@@ -70,7 +70,7 @@ from redis.exceptions import RedisError
 from accounts.credentials import REVOKED, announced, still_valid
 from accounts.models import Player, User
 
-from . import fanout, presence, rowsql, services
+from . import fanout, pipeline, presence, rowsql, services
 from .errors import TableError
 from .models import Hand, Seat, Table, TableStatus
 from .outage import HANDSHAKE_LAYER_TIMEOUT, UNAVAILABLE, Outage
@@ -302,21 +302,23 @@ async def write_cuts(conn: psycopg.AsyncConnection[Any], cuts: list[Cut],
     thread: a thread that waits on PostgreSQL must win the interpreter lock back
     from the busy loop each time it is answered (every switch interval, 2.5 ms), and
     that made a loaded process's commits, and the acknowledgements waiting for them,
-    several times slower than their work. Each statement is sent once per row in
-    one pipeline, its parameters bound by the server and prepared from the values as
-    they are (``rowsql.update_many``); the few statements are prepared once per
-    connection. ``BEGIN``, the guarded table rows, the other rows and ``COMMIT`` go
-    in one round trip: on a loaded machine each round trip waits for PostgreSQL and
-    then for the busy event loop. A table row whose version moved makes its
-    statement fail (a division by zero: no row written), which aborts the
-    transaction, so the ``COMMIT`` writes nothing; the versions are read afterwards
-    to tell which tables conflicted."""
+    several times slower than their work. Each statement is executed once per row,
+    its parameters bound by the server and prepared from the values as they are
+    (``rowsql.update_many``); the few statements are prepared once per connection.
+    ``BEGIN``, the guarded table rows, the other rows and ``COMMIT`` are written
+    together and answered in one round trip (:mod:`tables.pipeline`): on a loaded
+    machine each round trip waits for PostgreSQL and then for the busy event loop.
+    A table row whose version moved makes its statement fail (a division by zero:
+    no row written), which aborts the transaction, so the ``COMMIT`` writes nothing;
+    the versions are read afterwards to tell which tables conflicted."""
+    began = time.monotonic()
+
+    def sent() -> None:
+        if timings is not None:
+            timings.add("commit sending", time.monotonic() - began)
+
     try:
-        began = time.monotonic()
-        async with conn.pipeline(), conn.transaction(), conn.cursor() as cursor:
-            await _write_rows(cursor, cuts)
-            if timings is not None:  # (every statement sent, or queued to be)
-                timings.add("commit sending", time.monotonic() - began)
+        await pipeline.write(conn, _statements(cuts), sent)
     except psycopg.errors.DivisionByZero:
         async with conn.cursor() as cursor:
             await cursor.execute("SELECT id, version FROM tables_table WHERE id = ANY(%s)",
@@ -330,20 +332,22 @@ async def write_cuts(conn: psycopg.AsyncConnection[Any], cuts: list[Cut],
         raise Conflict(moved) from None
 
 
-async def _write_rows(cursor: psycopg.AsyncCursor[Any], cuts: list[Cut]) -> None:
+def _statements(cuts: list[Cut]) -> list[pipeline.Statement]:
+    """The guarded table rows, the new rows (rounds first: other rows refer to them)
+    and the other rows' updates, by model and fields."""
     sql, rows = rowsql.update_many(Table, RUNTIME_FIELDS, [c.table for c in cuts],
                                    expected=[c.expected for c in cuts])
-    await cursor.executemany(GUARD.format(sql), rows)
+    statements: list[pipeline.Statement] = [(GUARD.format(sql), rows)]
     inserts: list[models.Model] = [h for c in cuts for h in c.hands]  # hands first (keys)
     updates: dict[tuple[type, tuple[str, ...]], list[models.Model]] = {}
     for cut in cuts:
         for row, fields in cut.updates:
             updates.setdefault((type(row), fields), []).append(row)
         inserts.extend(cut.inserts)
-    for sql, params in rowsql.insert_many(inserts):
-        await cursor.executemany(sql, params)
-    for (model, fields), objs in updates.items():
-        await cursor.executemany(*rowsql.update_many(model, fields, objs))
+    statements += rowsql.insert_many(inserts)
+    statements += [rowsql.update_many(model, fields, objs)
+                   for (model, fields), objs in updates.items()]
+    return statements
 
 
 def load_many(table_ids: list[int]) -> list[TableRun]:
