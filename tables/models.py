@@ -52,11 +52,8 @@ class Table(models.Model):
     # Runtime state, written only by tables.services under the row lock.
     state = models.JSONField()  # game.dump(): server side only (holds the deck)
     version = models.BigIntegerField(default=0)  # +1 per accepted command
-    # Not indexed either (migration 0009): it changes at every new round, and nothing
-    # looks a table up by its round (a round deleted sets it null by a scan of the
-    # tables, which happens only when an administrator deletes rounds).
     current_hand = models.ForeignKey("Hand", null=True, blank=True, on_delete=models.SET_NULL,
-                                     related_name="+", db_index=False)
+                                     related_name="+")
     to_act_seat = models.SmallIntegerField(null=True, blank=True)
     decision_version = models.BigIntegerField(null=True, blank=True)  # when the turn began
     decision_key = models.CharField(max_length=40, blank=True)  # hand number + action count

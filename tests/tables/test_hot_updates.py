@@ -1,7 +1,7 @@
 """A live table's writes at each action, and the connections' presence writes, are
 updates in place on PostgreSQL (heap-only tuples, HOT): no column they change is
 indexed, and the pages keep room for the new row versions (migrations tables 0007 and
-0008, and 0009 for the update that starts a new round; docs/benchmarks.md "Scale")."""
+0008, docs/benchmarks.md "Scale")."""
 
 from __future__ import annotations
 
@@ -47,23 +47,6 @@ def test_an_action_updates_the_table_row_in_place(alice: Any, bob: Any) -> None:
     assert hot_now - hot == updates_now - updates  # ... and every time in place
 
 
-def test_a_new_round_updates_the_table_row_in_place(alice: Any, bob: Any) -> None:
-    """The action that ends a round and deals the next changes ``current_hand``: not
-    indexed (migration 0009), so that update is in place too."""
-    table = services.create_table(creator=alice, name="Hot", settings={
-        "structure": "NL", "small_blind": 1, "big_blind": 2, "seats": 2})
-    sit(table, alice, 0)
-    sit(table, bob, 1)
-    seat, hand, _, _ = turn(table.pk)
-    assert seat is not None and hand is not None
-    updates, hot = _updates("tables_table")
-    act(table.pk, alice if seat == 0 else bob, {"kind": "fold"})  # the next hand is dealt
-    assert Table.objects.get(pk=table.pk).current_hand_id not in (None, hand)
-    updates_now, hot_now = _updates("tables_table")
-    assert updates_now > updates
-    assert hot_now - hot == updates_now - updates
-
-
 def test_a_presence_write_updates_the_connections_in_place(alice: Any) -> None:
     table = services.create_table(creator=alice, name="Hot", settings={
         "structure": "NL", "small_blind": 1, "big_blind": 2, "seats": 2})
@@ -96,7 +79,6 @@ def test_the_pages_keep_room_for_new_row_versions() -> None:
                        "tables_connection": ["fillfactor=70"]}
     indexes = _indexes("tables_table")
     assert "(deadline)" not in indexes and "(bot_due)" not in indexes
-    assert "(current_hand_id)" not in indexes
     assert "(status)" in indexes  # (due timers are found among the running tables)
     indexes = _indexes("tables_connection")
     assert "(last_seen)" not in indexes
