@@ -22,8 +22,8 @@ from engine.phh.simulate import simulate
 from engine.poker.hand import Hand, HandSetup
 
 REPO = Path(__file__).resolve().parents[2]
-SAMPLES = REPO.parent / "shared" / "phh-samples"
 FIXTURES = Path(__file__).resolve().parent / "phh_fixtures"
+SAMPLES = FIXTURES / "pluribus"  # real hands with their recorded finishing stacks
 
 # Expected finishing stacks in file units; each was checked by hand and against
 # pokerkit 0.7.7 (HandHistory iteration), except where noted.
@@ -49,7 +49,7 @@ EXPECTED: dict[str, object] = {
 
 def sample_paths() -> list[Path]:
     if not SAMPLES.is_dir():
-        pytest.fail(f"the shared PHH samples are missing: {SAMPLES} (expected beside the repo)")
+        pytest.fail(f"the PHH samples are missing: {SAMPLES}")
     paths = sorted(SAMPLES.glob("*.phh"))
     if not paths:
         pytest.fail(f"no .phh files in {SAMPLES}")
