@@ -242,6 +242,7 @@ class TableClients:
         self.acts: dict[int, float] = {}  # version -> when the act was sent
         self.last_event = time.monotonic()
         self.first_silence = 0.0  # monotonic: when its first stuck silence began
+        self.silence_ended = 0.0  # monotonic: the first event after it (0: none yet)
         self.hands = 0
         self.clients: list[Client] = []
         self.admitting = True  # clients still connecting and sitting
@@ -250,6 +251,12 @@ class TableClients:
         self.high = 0  # highest version any client of the table saw
         self.high_at_kill = 0  # ... before the kill
         self.takeover_at: float | None = None  # epoch of the first higher one after it
+
+    def silence(self, now: float) -> tuple[float, bool]:
+        """The first stuck silence: its length in seconds (until the first event after
+        it, else until ``now``) and whether the table went on after it."""
+        end = self.silence_ended or now
+        return round(end - self.first_silence, 1), bool(self.silence_ended)
 
     def next_slot(self, now: float, period: float, pacing: str, rng: random.Random) -> float:
         """When the table's next act goes out (monotonic) for a turn that came at ``now``.
@@ -304,6 +311,8 @@ class TableClients:
 
     def arrived(self, version: int, at: float) -> None:
         self.arrivals.setdefault(version, []).append(at)
+        if self.first_silence and not self.silence_ended and at > self.first_silence:
+            self.silence_ended = at
         self.last_event = at
         self._complete(version)
 
@@ -935,10 +944,7 @@ async def run_slice(tables: list[Json], ports: list[int], *, pace: float,
     stats.connected_at_end = connected[0]
     for table, detail in stats.stuck_details.items():
         group = next(g for g in groups if g.id == table)
-        ended = group.last_event > group.first_silence
-        detail["silence_s"] = round((group.last_event if ended else time.monotonic())
-                                    - group.first_silence, 1)
-        detail["recovered"] = ended
+        detail["silence_s"], detail["recovered"] = group.silence(time.monotonic())
     everyone = [*seated, *spectators, *watchers]
     _fault_figures(stats, net, groups, everyone)
     for spectator in spectators:

@@ -161,3 +161,18 @@ def test_the_database_knows_what_was_shown_in_finished_and_running_hands(
     call_command("loadtest_check", "--prefix", "rv", "--reveals", str(tmp_path / "reveals.json"),
                  stdout=out)
     assert json.loads(out.getvalue())["reveals"] == result
+
+
+def test_a_stuck_tables_silence_lasts_until_its_first_event_after_it() -> None:
+    """The report's "silent from S s for D s": D ends at the first event after the
+    silence began, not at the table's last event of the run (a table that went on
+    after a takeover was reported silent until the end of the window)."""
+    stats, window = load_clients.Stats(), load_clients.Window()
+    window.start = 0.0  # (inside the window: its clock is the epoch)
+    table = load_clients.TableClients({"id": 7, "bots": [{}, {}]}, stats, window)
+    table.arrived(5, 100.0)
+    load_clients._note_silence(stats, table, window, now=120.0, opened=90.0)
+    assert table.silence(130.0) == (30.0, False)  # still silent
+    table.arrived(6, 118.0 + 100.0)  # 118 s after it began, then play goes on
+    table.arrived(7, 300.0)
+    assert table.silence(400.0) == (118.0, True)
