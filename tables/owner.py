@@ -1616,9 +1616,11 @@ class Host:
             ids = [i for i in ids if i in taken]
         generations = {i: self.generation[i] for i in ids}
         self.taking.update(ids)
+        began = time.monotonic()
         try:
             runs = await self.db(load_many, ids)
         finally:
+            self.timings.add("takeover load", time.monotonic() - began)
             self.taking.subtract(ids)
             for i in ids:
                 if self.taking[i] <= 0:

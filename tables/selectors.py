@@ -21,7 +21,7 @@ from engine.errors import EngineError
 from engine.game import RoundEnded, Viewer
 from engine.registry import get_game
 
-from . import fanout
+from . import fanout, rowsql
 from .errors import TableError
 from .models import ChatMessage, Connection, Hand, Seat, Standing, Table, TableStatus
 
@@ -82,17 +82,25 @@ def table_info(table: Table) -> Json:
 
 def snapshot(table_id: int, user: Any, bot: Player | None = None,
              now: datetime | None = None) -> Json:
-    """The whole table as this viewer may see it, at one version (one row read)."""
+    """The whole table as this viewer may see it, at one version (one row read).
+
+    Four queries: the table row (fixed SQL, :mod:`tables.rowsql`), its seats with
+    their players, the last chat lines, the connections' count. (A reconnecting
+    crowd asks for thousands at once: after a takeover they were most of the
+    server's work, docs/benchmarks.md, twentieth session.)"""
     now = now or timezone.now()
-    table = Table.objects.filter(pk=table_id).first()
+    table = rowsql.get_row(Table, table_id)
     if table is None:
         raise TableError("table_not_found", f"There is no table {table_id}.")
     game = get_game(table.game)
     state = game.load(table.state)
     occupants = game.seats(state)
-    rows = {s.number: s for s in Seat.objects.filter(table=table).select_related("player")}
-    ids = [int(s.player_id) for s in occupants if s is not None]
-    players = {str(p.pk): p for p in Player.objects.filter(pk__in=ids)}
+    rows = {s.number: s for s in Seat.objects.filter(table_id=table.pk).select_related("player")}
+    players = {str(s.player_id): s.player for s in rows.values()}
+    missing = [int(s.player_id) for s in occupants  # (Seat rows mirror the game's seats)
+               if s is not None and s.player_id not in players]
+    if missing:
+        players.update((str(p.pk), p) for p in Player.objects.filter(pk__in=missing))
     mine = controlled_seats(occupants, players, user, bot)
     view = game.view(state, viewer_for(user, mine, bot))
     seats = []

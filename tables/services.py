@@ -609,10 +609,13 @@ def _connect_quietly(*, table_id: int, channel_name: str, user: Any, bot: Player
         mine = _seats_of(None, bot.pk) if bot is not None else _seats_of(user.pk, None)
         if Seat.objects.filter(mine, table_id=table_id, disconnected_at__isnull=False).exists():
             return False
-        Connection.objects.update_or_create(
-            channel_name=channel_name,
-            defaults={"table_id": table_id, "user": user, "bot": bot, "process": PROCESS,
-                      "last_seen": now})
+        # One INSERT … ON CONFLICT DO UPDATE (update_or_create: a read, an insert and
+        # three savepoints; a reconnecting crowd makes thousands at once)
+        Connection.objects.bulk_create(
+            [Connection(channel_name=channel_name, table_id=table_id, user=user, bot=bot,
+                        process=PROCESS, last_seen=now)],
+            update_conflicts=True, unique_fields=["channel_name"],
+            update_fields=["table", "user", "bot", "process", "last_seen"])
     return True
 
 

@@ -65,3 +65,42 @@ def test_ending_a_hand_costs_the_same_at_any_table_size(alice: Any, bob: Any) ->
     # player rows, the next hand, the seats read, and one fixed UPDATE per seat whose
     # stack the hand changed (here the two blinds, at either table size)
     assert ending[2] == ending[6] <= 12, ending
+
+
+def _queries(call: Any) -> list[str]:
+    with CaptureQueriesContext(connection) as queries:
+        call()
+    return [q["sql"] for q in queries.captured_queries
+            if not q["sql"].upper().startswith(CONTROL)]
+
+
+def test_a_snapshot_is_four_queries(alice: Any, bob: Any) -> None:
+    """What every (re)connecting client asks for: after a takeover, a crowd at once."""
+    from tables.selectors import snapshot
+
+    table_id, bots = _table(alice, bob, 6)
+    # the table row, its seats with their players, the chat, the connections' count
+    assert len(_queries(lambda: snapshot(table_id, bob, bots[2]))) == 4
+
+
+@pytest.mark.postgres
+def test_a_reconnect_registers_its_connection_in_one_statement(alice: Any, bob: Any) -> None:
+    """The usual connection (nobody of the account disconnected at the table): the
+    account's connections counted, the table's key share, the disconnected-seat check
+    and one upsert; connecting again under the same channel name keeps the row."""
+    from tables.models import Connection
+
+    table_id, bots = _table(alice, bob, 2)
+
+    def connect() -> None:
+        assert services.connect(table_id=table_id, channel_name="c.1", user=bob,
+                                bot=bots[0], only_quietly=True) is False
+
+    first = _queries(connect)
+    opened = Connection.objects.get(channel_name="c.1").opened_at
+    again = _queries(connect)
+    assert len(first) == len(again) == 4, first
+    assert "ON CONFLICT" in first[-1]
+    row = Connection.objects.get(channel_name="c.1")
+    assert (row.opened_at, row.table_id, row.bot_id) == (opened, table_id, bots[0].pk)
+    assert row.last_seen > opened
