@@ -134,7 +134,10 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         omniscient = selectors.sees_all(self.user, self.bot)
         groups = [fanout.omniscient_group(self.table_id) if omniscient
                   else fanout.public_group(self.table_id)]
-        players = await db(_player_ids, read_only=True, user=self.user, bot=self.bot)
+        # (a bot is its one player: no database call, which after a takeover queued a
+        # reconnecting crowd's handshakes behind each other)
+        players = [self.bot.pk] if self.bot is not None else await db(
+            _player_ids, read_only=True, user=self.user, bot=self.bot)
         groups += [fanout.player_group(self.table_id, p) for p in players]
         # auth_revoked closes the connection at once
         if not await self.join_table_groups(groups, self.credential.groups):
@@ -241,8 +244,13 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         await self.send(text_data=wire.dumps(data))
 
     async def send_snapshot(self, request_id: Any = None) -> None:
-        data = await db(selectors.snapshot, read_only=True, guard=self.guard(),
-                        table_id=self.table_id, user=self.user, bot=self.bot)
+        data, guard = None, self.guard()  # (the same check for either: guard() is once)
+        if owner.enabled():  # from the live copy, if this process owns the table
+            data = await owner.host().snapshot(self.table_id, self.user, self.bot,
+                                               guard=guard)
+        if data is None:
+            data = await db(selectors.snapshot, read_only=True, guard=guard,
+                            table_id=self.table_id, user=self.user, bot=self.bot)
         self.version = max(self.version, data["version"])
         turn = data.pop("your_turn")
         if request_id is not None:

@@ -70,7 +70,7 @@ from redis.exceptions import RedisError
 from accounts.credentials import REVOKED, announced, still_valid
 from accounts.models import Player, User
 
-from . import fanout, pipeline, presence, rowsql, services
+from . import fanout, pipeline, presence, rowsql, selectors, services
 from .errors import TableError
 from .models import Hand, Seat, Table, TableStatus
 from .outage import HANDSHAKE_LAYER_TIMEOUT, UNAVAILABLE, Outage
@@ -806,6 +806,38 @@ class Host:
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         live.waiters.append(waiter)
         await waiter
+
+    async def snapshot(self, table_id: int, user: Any, bot: Player | None,
+                       guard: Any = None) -> Json | None:
+        """The snapshot of a table live here, built from the live copy once everything
+        of it is committed and sent (so at the version of the last event out, never
+        ahead of what a crash could lose): only the chat lines and the watchers are
+        read (with ``guard``'s credential check). ``None``: not live here, or it
+        changed on meanwhile (the caller reads the database). After a takeover a
+        crowd of reconnecting clients asks for one each: the database snapshot was
+        most of the owner's work then (docs/benchmarks.md, twentieth session)."""
+        from .consumers import db
+
+        live = self.lives.get(table_id)
+        if live is None or live.run._seat_rows_loaded is None:
+            return None
+        chat, watchers = await db(selectors.snapshot_extras, read_only=True, guard=guard,
+                                  table_id=table_id)
+        for _ in range(3):  # (a busy table: a commit or two; then the database's)
+            if live.dead or self.lives.get(table_id) is not live or table_id in self.closed:
+                return None
+            if live.dirty or live.in_commit:
+                with contextlib.suppress(TableError):
+                    await self.committed(live)
+                continue
+            run = live.run
+            rows, players = run._seat_rows_loaded, run._players
+            if rows is None or any(o is not None and o.player_id not in players
+                                   for o in run.seats):
+                return None
+            return selectors.build_snapshot(run.table, run.state, rows, players, user, bot,
+                                            timezone.now(), chat, watchers)
+        return None
 
     @contextlib.asynccontextmanager
     async def closing(self, table_id: int) -> Any:

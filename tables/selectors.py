@@ -85,22 +85,38 @@ def snapshot(table_id: int, user: Any, bot: Player | None = None,
     """The whole table as this viewer may see it, at one version (one row read).
 
     Four queries: the table row (fixed SQL, :mod:`tables.rowsql`), its seats with
-    their players, the last chat lines, the connections' count. (A reconnecting
-    crowd asks for thousands at once: after a takeover they were most of the
-    server's work, docs/benchmarks.md, twentieth session.)"""
-    now = now or timezone.now()
+    their players, the last chat lines, the connections' count. (A live table's
+    owner builds it from its copy instead, :meth:`tables.owner.Host.snapshot`.)"""
     table = rowsql.get_row(Table, table_id)
     if table is None:
         raise TableError("table_not_found", f"There is no table {table_id}.")
-    game = get_game(table.game)
-    state = game.load(table.state)
-    occupants = game.seats(state)
+    state = get_game(table.game).load(table.state)
     rows = {s.number: s for s in Seat.objects.filter(table_id=table.pk).select_related("player")}
     players = {str(s.player_id): s.player for s in rows.values()}
-    missing = [int(s.player_id) for s in occupants  # (Seat rows mirror the game's seats)
-               if s is not None and s.player_id not in players]
+    missing = [int(s.player_id) for s in get_game(table.game).seats(state)
+               if s is not None and s.player_id not in players]  # (Seat rows mirror them)
     if missing:
         players.update((str(p.pk), p) for p in Player.objects.filter(pk__in=missing))
+    chat, watchers = snapshot_extras(table.pk)
+    return build_snapshot(table, state, rows, players, user, bot, now or timezone.now(),
+                          chat, watchers)
+
+
+def snapshot_extras(table_id: int) -> tuple[list[Json], int]:
+    """What a snapshot tells beside the game: the last chat lines, the watchers."""
+    chat = [{"id": m.pk, "name": m.name, "text": m.text, "at": m.created_at.isoformat()}
+            for m in reversed(ChatMessage.objects.filter(table_id=table_id).order_by("-id")
+                              [:CHAT_IN_SNAPSHOT])]
+    return chat, Connection.objects.filter(table_id=table_id).count()
+
+
+def build_snapshot(table: Table, state: Any, rows: dict[int, Seat], players: dict[str, Player],
+                   user: Any, bot: Player | None, now: datetime, chat: list[Json],
+                   watchers: int) -> Json:
+    """The snapshot of ``table`` in game ``state`` (its Seat rows and players given) as
+    this viewer may see it: the game's own projection, nothing read here."""
+    game = get_game(table.game)
+    occupants = game.seats(state)
     mine = controlled_seats(occupants, players, user, bot)
     view = game.view(state, viewer_for(user, mine, bot))
     seats = []
@@ -116,9 +132,6 @@ def snapshot(table_id: int, user: Any, bot: Player | None = None,
             "is_house": bool(player and player.house_strategy),
             "stack": occupant.chips, "state": row.state if row else occupant.status,
         })
-    chat = [{"id": m.pk, "name": m.name, "text": m.text, "at": m.created_at.isoformat()}
-            for m in reversed(ChatMessage.objects.filter(table=table).order_by("-id")
-                              [:CHAT_IN_SNAPSHOT])]
     turn = None
     if table.to_act_seat is not None:
         seat = next((s for s in game.status(state).to_act if s in mine), None)
@@ -132,7 +145,7 @@ def snapshot(table_id: int, user: Any, bot: Player | None = None,
                 "bot": bot.pk if bot is not None else None,
                 "skip_formalities": [n for n in mine if n in rows and rows[n].skip_formalities],
                 "sees_all_cards": sees_all(user, bot)},
-        "watchers": Connection.objects.filter(table=table).count(),
+        "watchers": watchers,
         "chat": chat,
         "your_turn": turn,
     }

@@ -1182,3 +1182,50 @@ async def test_a_connection_without_a_seat_comes_and_goes_beside_the_commands(
         assert await host.presence(table.pk, services.disconnect, channel_name="alice.1")
         seat = await sync(lambda: Seat.objects.get(table=table, number=0))()
         assert seat.disconnected_at is not None and seat.sat_out_by_disconnect
+
+
+def _without_clock(data: Any) -> Any:
+    """A snapshot without its clock readings (``time_left``: read at each build)."""
+    if isinstance(data, dict):
+        return {k: _without_clock(v) for k, v in data.items() if k != "time_left"}
+    if isinstance(data, list):
+        return [_without_clock(v) for v in data]
+    return data
+
+
+async def test_a_live_tables_snapshot_is_built_from_its_copy_as_the_database_gives_it(
+        alice: Any, bob: Any, root: Any, settings: Any) -> None:
+    """At the owner a snapshot comes from the live copy once everything of it is
+    committed: for each viewer (each player, a superuser who sees everything, a
+    guest) exactly what the database's snapshot gives, at the last committed version."""
+    from tables import selectors
+    from tables.consumers import Guest
+
+    settings.TABLES = {**settings.TABLES, "OWNER_COMMIT_MS": 300}  # (commits wait)
+    table = (await sync(tables_with_players)(1, alice, bob))[0]
+    await sync(services.chat)(table_id=table.pk, user=alice, text="good luck")
+    async with running(owner.Host()) as host:
+        live = await host.live(table.pk)
+        assert live is not None
+        await host.committed(live)
+        user = await sync(whose_turn)(table.pk, alice, bob)
+        version = await host.command(table.pk, user, None, await sync(act_command)(table.pk))
+        for viewer in (alice, bob, root, Guest()):
+            built = await host.snapshot(table.pk, viewer, None)
+            read = await sync(selectors.snapshot)(table.pk, viewer, None)
+            assert built is not None and built["version"] == read["version"] == version
+            assert _without_clock(built) == _without_clock(read)
+        mine = await host.snapshot(table.pk, alice, None)
+        assert mine["you"]["seats"] == [0] and mine["chat"][0]["text"] == "good luck"
+        hole = {p["player"]: p["cards"] for p in mine["state"]["hand"]["players"]}
+        assert "?" not in hole[0] and hole[1].strip("?") == "", hole  # hers, not his
+        # A change not committed yet is never in a snapshot: it waits for the commit
+        # (due a window after the last one began), and then the database holds it.
+        user = await sync(whose_turn)(table.pk, alice, bob)
+        command = await sync(act_command)(table.pk)
+        acting = asyncio.ensure_future(host.command(table.pk, user, None, command))
+        await asyncio.sleep(0)
+        assert live.dirty  # (applied in memory, not committed)
+        built = await host.snapshot(table.pk, bob, None)
+        stored = await sync(lambda: Table.objects.get(pk=table.pk).version)()
+        assert built is not None and built["version"] == stored == await acting
