@@ -682,8 +682,10 @@ class Host:
             quiet = await db(call, only_quietly=True, beside=True, **kwargs)
             if quiet is not None:
                 return bool(quiet)
-        elif call is services.disconnect and kwargs.keys() == {"channel_name"}:  # (not a sweep)
-            quiet = await db(services.disconnect_quietly, beside=True, **kwargs)
+        elif call is services.disconnect:  # (a sweep too: silent since, under its lock)
+            quiet = await db(services.disconnect_quietly, beside=True,
+                             channel_name=kwargs["channel_name"],
+                             silent_since=kwargs.get("silent_since"))
             if quiet is not None:
                 return bool(quiet)
         async with self.closing(at_table):

@@ -676,25 +676,39 @@ def disconnect(*, channel_name: str, now: datetime | None = None,
         return changed
 
 
-def disconnect_quietly(*, channel_name: str) -> bool | None:
-    """The usual disconnection, of a connection whose account has no seat at its
-    table: its row deleted without waiting for the table's commands (nothing there
-    changes; like :func:`_connect_quietly`, a transaction that locked the table is
-    waited for).
-    False if it was already gone; ``None`` if :func:`disconnect` has to look at the
-    seats (or the database is not PostgreSQL). A seat taken meanwhile through
-    another connection of the account leaves that one controlling it."""
+def disconnect_quietly(*, channel_name: str, silent_since: datetime | None = None,
+                       ) -> bool | None:
+    """The usual disconnection, which changes nothing at the table: of a connection
+    whose account has no seat there, or has another connection there of the same
+    kind (the same bot's; the person's own), which then controls every seat this one
+    did (:func:`_controls`). Its row is deleted without waiting for the table's
+    commands (like :func:`_connect_quietly`, a transaction that locked the table is
+    waited for, and waits for this one). With ``silent_since`` (the presence sweep)
+    only a connection still silent since then: after a takeover the survivors sweep
+    the dead process's connections, whose players reconnected meanwhile; each took
+    its table out of play in a transaction of its own, one after another in the
+    database thread (docs/benchmarks.md, twentieth session).
+    False if it was already gone (or heard from since); ``None`` if :func:`disconnect`
+    has to look at the seats (or the database is not PostgreSQL). A seat taken
+    meanwhile through another connection of the account leaves that one controlling it."""
     if connection.vendor != "postgresql":
         return None
     with transaction.atomic():
         gone = Connection.objects.filter(channel_name=channel_name).first()
         if gone is None:
             return False
-        _key_share(gone.table_id)  # (a sit under way at the table first)
+        _key_share(gone.table_id)  # (a sit or a disconnect under way at the table first)
         if Seat.objects.filter(_seats_of(gone.user_id, gone.bot_id),
                                table_id=gone.table_id).exists():
-            return None
-        Connection.objects.filter(pk=gone.pk).delete()
+            same = (Q(bot_id=gone.bot_id) if gone.bot_id is not None
+                    else Q(bot__isnull=True, user_id=gone.user_id))
+            if not Connection.objects.filter(same, table_id=gone.table_id).exclude(
+                    pk=gone.pk).exists():
+                return None
+        mine = Connection.objects.filter(pk=gone.pk)
+        if silent_since is not None:
+            mine = mine.filter(last_seen__lt=silent_since)  # (a heartbeat since wins)
+        mine.delete()
     return False
 
 

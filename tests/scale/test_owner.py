@@ -1229,3 +1229,41 @@ async def test_a_live_tables_snapshot_is_built_from_its_copy_as_the_database_giv
         built = await host.snapshot(table.pk, bob, None)
         stored = await sync(lambda: Table.objects.get(pk=table.pk).version)()
         assert built is not None and built["version"] == stored == await acting
+
+
+async def test_a_silent_connection_of_a_player_connected_again_is_swept_without_holding_the_table(
+        alice: Any, bob: Any) -> None:
+    """After a takeover the survivor sweeps the dead process's connections, whose
+    players reconnected meanwhile: such a sweep changes nothing at the table, so it
+    deletes the row beside the table's commands (the live copy stays, no version
+    moves, the seat stays connected), and never a connection heard from since."""
+    from tables.models import Connection, Seat
+
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    async with running(owner.Host()) as host:
+        live = await host.live(table.pk)
+        assert live is not None
+        await host.committed(live)
+        for name in ("dead.1", "again.1"):
+            await sync(services.connect)(table_id=table.pk, channel_name=name, user=alice)
+        await sync(lambda: Connection.objects.filter(channel_name="dead.1").update(
+            last_seen=timezone.now() - timedelta(hours=1)))()
+        before = await sync(lambda: Table.objects.get(pk=table.pk).version)()
+        held = host.generation[table.pk]  # (+1 for each transaction of its own)
+        assert await host.sweep() == 1
+        assert host.generation[table.pk] == held  # the table's commands never waited
+        names = await sync(lambda: set(Connection.objects.filter(table=table).values_list(
+            "channel_name", flat=True)))()
+        assert "dead.1" not in names and "again.1" in names
+        assert await sync(lambda: Seat.objects.get(table=table, number=0).disconnected_at)() \
+            is None
+        assert host.lives[table.pk] is live and not live.dead
+        assert await sync(lambda: Table.objects.get(pk=table.pk).version)() == before
+        # A heartbeat written after the sweep listed it wins: the row stays.
+        silent_since = timezone.now() - timedelta(seconds=12)
+        assert await sync(services.disconnect_quietly)(
+            channel_name="again.1", silent_since=silent_since) is None  # (its last one)
+        await sync(services.connect)(table_id=table.pk, channel_name="again.2", user=alice)
+        assert await sync(services.disconnect_quietly)(
+            channel_name="again.1", silent_since=silent_since) is False
+        assert await sync(Connection.objects.filter(channel_name="again.1").exists)()
