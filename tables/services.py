@@ -702,8 +702,14 @@ def disconnect_quietly(*, channel_name: str, silent_since: datetime | None = Non
                                table_id=gone.table_id).exists():
             same = (Q(bot_id=gone.bot_id) if gone.bot_id is not None
                     else Q(bot__isnull=True, user_id=gone.user_id))
-            if not Connection.objects.filter(same, table_id=gone.table_id).exclude(
-                    pk=gone.pk).exists():
+            # Locked in order: of two such connections going at once, the second
+            # finds itself the last one (the first one's row gone) and goes the long
+            # way, which sits the player out; both quiet, nobody would control it.
+            mine = list(Connection.objects.select_for_update().filter(
+                same, table_id=gone.table_id).order_by("pk").values_list("pk", flat=True))
+            if gone.pk not in mine:
+                return False  # (gone meanwhile)
+            if len(mine) < 2:
                 return None
         mine = Connection.objects.filter(pk=gone.pk)
         if silent_since is not None:

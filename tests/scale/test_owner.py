@@ -1267,3 +1267,46 @@ async def test_a_silent_connection_of_a_player_connected_again_is_swept_without_
         assert await sync(services.disconnect_quietly)(
             channel_name="again.1", silent_since=silent_since) is False
         assert await sync(Connection.objects.filter(channel_name="again.1").exists)()
+
+
+async def test_two_connections_of_a_player_going_at_once_never_both_go_quietly(
+        alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each sees the other at first; the rows are locked in order, so the second to
+    get them finds itself the last connection and goes the long way (the player is
+    sat out), instead of both going quietly and leaving the seat uncontrolled."""
+    await sync(_two_going_at_once)(alice, bob, monkeypatch)
+
+
+def _two_going_at_once(alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.db import close_old_connections
+
+    from tables.models import Connection
+
+    (table,) = tables_with_players(1, alice, bob)
+    for name in ("two.1", "two.2"):
+        services.connect(table_id=table.pk, channel_name=name, user=alice)
+    both = threading.Barrier(2, timeout=10)
+    key_share = services._key_share
+
+    def meet(table_id: int) -> Any:  # both hold the table's key share, then go on
+        status = key_share(table_id)
+        both.wait()
+        return status
+
+    monkeypatch.setattr(services, "_key_share", meet)
+    answers: dict[str, Any] = {}
+
+    def go(name: str) -> None:
+        try:
+            answers[name] = services.disconnect_quietly(channel_name=name)
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=go, args=(n,)) for n in ("two.1", "two.2")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(20)
+    assert sorted(answers.values(), key=str) == [False, None], answers
+    left = [n for n, answer in answers.items() if answer is None]
+    assert list(Connection.objects.values_list("channel_name", flat=True)) == left
