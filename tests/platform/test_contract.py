@@ -171,10 +171,10 @@ async def test_random_play_through_the_websocket(key: str) -> None:
     omniscient = await open_client(table.pk, user=root)
     everyone = [*clients, spectator, omniscient]
     for seat, client in enumerate(clients):
-        replies = await client.request({"type": "sit", "seat": seat, **options})
+        replies = await client.answer({"type": "sit", "seat": seat, **options})
         assert any(m["type"] == "ack" for m in replies), replies
         # Formalities (show or muck): asked of half the people, skipped by the others.
-        replies = await client.request({"type": "skip_formalities", "on": seat % 2 == 1})
+        replies = await client.answer({"type": "skip_formalities", "on": seat % 2 == 1})
         assert any(m["type"] == "ack" for m in replies), replies
 
     answered: set[tuple[int, int]] = set()
@@ -215,7 +215,7 @@ async def test_random_play_through_the_websocket(key: str) -> None:
         for seat, since in list(left.items()):  # come back a little later, once the seat
             if step - since > 5 and free[seat] is None:  # is free (a game may free it only
                 # when its round ends: Tuppi plays a leaver's cards until then)
-                replies = await clients[seat].request({"type": "sit", "seat": seat, **options})
+                replies = await clients[seat].answer({"type": "sit", "seat": seat, **options})
                 if any(m["type"] == "ack" for m in replies):
                     del left[seat]
         if step % 11 == 6 and 1 not in left:  # seat 1's formalities: asked or skipped

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -49,6 +50,20 @@ class Client:
     async def request(self, data: dict[str, Any], quiet: float = 0.15) -> list[dict[str, Any]]:
         await self.send(data)
         return await self.drain(quiet)
+
+    async def answer(self, data: dict[str, Any], timeout: float = 20.0) -> list[dict[str, Any]]:
+        """Send a command with a request id; every message until its ``ack`` or
+        ``error`` (not until a quiet moment: on a loaded machine the answer can come
+        more than :meth:`drain`'s pause after the events before it)."""
+        rid = f"r{id(data)}-{len(self.received)}"
+        await self.send({**data, "request_id": rid})
+        out: list[dict[str, Any]] = []
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self.close_code is None and asyncio.get_running_loop().time() < deadline:
+            out += await self.drain()
+            if any(m.get("request_id") == rid and m["type"] in ("ack", "error") for m in out):
+                break
+        return out
 
     async def close(self) -> None:
         await self.communicator.disconnect()
