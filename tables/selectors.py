@@ -90,10 +90,11 @@ def snapshot(table_id: int, user: Any, bot: Player | None = None,
     table = rowsql.get_row(Table, table_id)
     if table is None:
         raise TableError("table_not_found", f"There is no table {table_id}.")
-    state = get_game(table.game).load(table.state)
+    game = get_game(table.game)
+    state = game.load(table.state)
     rows = {s.number: s for s in Seat.objects.filter(table_id=table.pk).select_related("player")}
     players = {str(s.player_id): s.player for s in rows.values()}
-    missing = [int(s.player_id) for s in get_game(table.game).seats(state)
+    missing = [int(s.player_id) for s in game.seats(state)
                if s is not None and s.player_id not in players]  # (Seat rows mirror them)
     if missing:
         players.update((str(p.pk), p) for p in Player.objects.filter(pk__in=missing))
