@@ -79,7 +79,7 @@ async def write(conn: psycopg.AsyncConnection[Any], statements: list[Statement],
     if failure is not None:
         for key, _ in new:
             prepared.names.pop(key, None)
-        await conn.rollback()
+        await conn.wait(_rollback(pgconn))
         raise errors.error_from_result(failure, encoding=conn.info.encoding)
 
 
@@ -125,6 +125,23 @@ def _round_trip(pgconn: pq.abc.PGconn, sends: list[Any], sent: Callable[[], None
         raise errors.InternalError(f"expected the pipeline's sync, got {sync.status}")
     pgconn.exit_pipeline_mode()
     return failure
+
+
+def _rollback(pgconn: pq.abc.PGconn) -> Generator[Wait, Any, None]:
+    """``ROLLBACK`` of the failed transaction, sent here: psycopg's ``rollback()``
+    also deallocates every prepared statement of the session once psycopg has
+    prepared one of its own there (the owners' connections do), ours too, and the
+    next commit failed on a statement that no longer existed."""
+    pgconn.send_query(b"ROLLBACK")
+    while pgconn.flush():
+        yield Wait.RW
+        pgconn.consume_input()
+    failure = None
+    while (result := (yield from _result(pgconn, end=True))) is not None:
+        if result.status != pq.ExecStatus.COMMAND_OK:
+            failure = failure or result
+    if failure is not None:  # (the caller drops the connection)
+        raise errors.error_from_result(failure)
 
 
 def _result(pgconn: pq.abc.PGconn, *, end: bool = False,

@@ -85,3 +85,21 @@ async def test_statements_are_prepared_once_per_parameter_types(conn: Any) -> No
     await pipeline.write(conn, [(UPDATE, [[None, 2 ** 62, None, 1]])])  # a wider integer
     assert {row[0]: row[2] for row in await _rows(conn)}[1] == 2 ** 62
     assert await prepared() in (start + 1, start + 2)  # (as psycopg types the value)
+
+
+async def test_a_failure_keeps_the_statements_prepared_beside_psycopgs_own(conn: Any) -> None:
+    """The owners' connections also prepare psycopg's own statements (the conflict's
+    version read, ``prepare_threshold=0``). psycopg's ``rollback()`` then deallocates
+    every statement of the session, ours too, and the next commit on the connection
+    failed ("prepared statement does not exist"): seen after a second conflict in an
+    overload run. A failure rolls back without touching psycopg's prepared state."""
+    conn.prepare_threshold = 0
+    await pipeline.write(conn, [(UPDATE, [[None, 1, None, 1]])])  # ours, prepared
+    await conn.execute("SELECT id, n FROM t WHERE id = ANY(%s)", [[1, 2]])  # psycopg's
+    for _ in range(2):
+        with pytest.raises(psycopg.errors.DivisionByZero):
+            await pipeline.write(conn, [(GUARDED, [[3, 5]])])
+        assert conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    await pipeline.write(conn, [(UPDATE, [[None, 2, None, 1]])])  # still prepared
+    await conn.execute("SELECT id, n FROM t WHERE id = ANY(%s)", [[1, 2]])
+    assert {row[0]: row[2] for row in await _rows(conn)}[1] == 2
