@@ -84,6 +84,7 @@ let board = null;
 let socket = null;
 let snap = null;
 let version = 0;
+let logged = 0; // the newest version whose events are in the hand log
 let turn = null; // the your_turn message we may answer
 let turnDeadline = 0; // ms clock when the acting seat's time runs out
 let roundId = null;
@@ -226,6 +227,12 @@ function onPong(m) {
 }
 
 function applySnapshot(m) {
+  // Older than events already applied on this connection (built before them, sent
+  // after them): it would take the table back and name nobody who just sat down.
+  if (synced && m.version < version) {
+    resync();
+    return;
+  }
   snap = m;
   // The resync is done: the overlay goes, the retries start over.
   synced = true;
@@ -238,6 +245,9 @@ function applySnapshot(m) {
   for (const c of m.chat || []) addChat(c);
   if (m.hand !== roundId) {
     roundId = m.hand;
+    // An empty log is filled from the server (the round so far); else the lines of
+    // events this snapshot overtook are still to come.
+    if (logEl.childElementCount === 0) logged = Math.max(logged, m.version);
     loadLog();
   }
   render();
@@ -271,7 +281,15 @@ const SEATS_CHANGED = /Seated|Left|StoodUp|SeatTaken|SeatFreed/;
 const MONEY_MOVED = /Seated|Left|StoodUp|ChipsAdded|BuyIn|CashOut/;
 
 function applyEvents(m) {
-  if (m.version <= version) return; // already seen (a snapshot was newer)
+  if (m.version <= version) {
+    // Already in the snapshot that overtook it: only its log lines are new.
+    if (m.version > logged && Array.isArray(m.events)) {
+      logged = m.version;
+      for (const e of m.events) logLine(e);
+    }
+    return;
+  }
+  logged = m.version;
   const gap = m.version > version + 1;
   version = m.version;
   if (m.turn) turnDeadline = Date.now() + (m.turn.time_left ?? 0) * 1000;
