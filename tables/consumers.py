@@ -244,13 +244,20 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         await self.send(text_data=wire.dumps(data))
 
     async def send_snapshot(self, request_id: Any = None) -> None:
-        data, guard = None, self.guard()  # (the same check for either: guard() is once)
-        if owner.enabled():  # from the live copy, if this process owns the table
-            data = await owner.host().snapshot(self.table_id, self.user, self.bot,
-                                               guard=guard)
-        if data is None:
-            data = await db(selectors.snapshot, read_only=True, guard=guard,
-                            table_id=self.table_id, user=self.user, bot=self.bot)
+        guard = self.guard()  # (the same check for every read: guard() is once)
+        for _ in range(3):
+            data = None
+            if owner.enabled():  # from the live copy, if this process owns the table
+                data = await owner.host().snapshot(self.table_id, self.user, self.bot,
+                                                   guard=guard)
+            if data is None:
+                data = await db(selectors.snapshot, read_only=True, guard=guard,
+                                table_id=self.table_id, user=self.user, bot=self.bot)
+            # Events sent to this connection while the snapshot was read are newer
+            # than it (the owner delivers them meanwhile): a snapshot sent after them
+            # would take the client back. Read it again (the commit is done by then).
+            if data["version"] >= self.version:
+                break
         self.version = max(self.version, data["version"])
         turn = data.pop("your_turn")
         if request_id is not None:

@@ -144,3 +144,31 @@ async def test_disconnect_sits_out_and_reconnect_plays_on(table: Any, alice: Any
         assert any(m["type"] == "your_turn" for m in again.received)
     await again.close()
     await b.close()
+
+
+async def test_a_snapshot_is_never_older_than_events_already_sent(
+        table: Any, alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot read while events are sent to the same connection (the owner
+    delivers them meanwhile) can be older than they are: it is read again instead of
+    taking the client back. The race is forced: the first read after the sit returns
+    the table as it was before it."""
+    from tables import selectors
+
+    a = await open_client(table.pk, user=alice)
+    b = await open_client(table.pk, user=bob)
+    before = first(a.received, "snapshot")
+    real, reads = selectors.snapshot, []
+
+    def snapshot(**kwargs: Any) -> dict[str, Any]:
+        reads.append(kwargs["table_id"])
+        return {**before, "your_turn": None} if len(reads) == 1 else real(**kwargs)
+
+    await b.answer({"type": "sit", "seat": 1, "buy_in": 200})
+    events = [m for m in await a.drain() if m["type"] == "events"]
+    assert events and events[-1]["version"] == before["version"] + 1
+    monkeypatch.setattr(selectors, "snapshot", snapshot)
+    got = first(await a.request({"type": "snapshot"}), "snapshot")
+    assert len(reads) == 2 and got["version"] == before["version"] + 1
+    assert got["seats"][1] is not None
+    await a.close()
+    await b.close()
