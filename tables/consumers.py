@@ -107,17 +107,6 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         return not owner.enabled()
 
     async def connect(self) -> None:
-        # Until the handshake is done, the connection's messages wait unread (a
-        # consumer takes the next one after the last is done), though the table's
-        # events already reach it: the owner does not time out a turn of its player
-        # meanwhile (tables.owner.Host.unread).
-        self.handshaking = True
-        try:
-            await self._connect()
-        finally:
-            self.handshaking = False
-
-    async def _connect(self) -> None:
         conf = settings.TABLES
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")

@@ -88,9 +88,6 @@ BROKER_FRESH_SECONDS = 1.5
 # back...) is applied on the live copy; one that turns out to need the transaction
 # (chips added between rounds, a seat sat out by a disconnect) runs there instead.
 CLASSIC = ("sit", "leave")
-# A turn due while a connection playing it is still in its handshake waits at most
-# this long past its deadline for the handshake to end (Host.unread).
-HANDSHAKE_GRACE = timedelta(seconds=10)
 BUSY = "The server is at capacity: no new tables or seats now; try again in {} seconds."
 
 
@@ -930,11 +927,9 @@ class Host:
         if table.deadline is not None and table.deadline <= now:
             if self.held_back(live, now):
                 return
-            if self.acts_waiting[(live.table_id, table.decision_version)] or (
-                    now - table.deadline < HANDSHAKE_GRACE and self.unread(live)):
+            if self.acts_waiting[(live.table_id, table.decision_version)]:
                 # The player's act for this turn is here, waiting (for the table's
-                # load, a commit), or may be, unread behind its connection's
-                # handshake: it is not timed out meanwhile; looked at again soon.
+                # load, a commit): it is not timed out meanwhile; looked at again soon.
                 self.stats["timeouts_held"] += 1
                 if live.timer is not None:
                     live.timer.cancel()
@@ -954,26 +949,6 @@ class Host:
         elif done is None:
             job = services.fire_due_timers if what == "timeout" else services.run_house_bots
             await self.classic(live.table_id, _one_table(job), table_id=live.table_id)
-
-    def unread(self, live: Live) -> bool:
-        """Whether a connection here that plays a seat to act is still in its handshake.
-        It already receives the table's events (its turn too), but its messages wait
-        until the handshake is done: in the overload runs' seating storm a reconnecting
-        player's handshake (its presence, a transaction of its own) took seconds, and
-        the act sent meanwhile met a turn already timed out (traced: the act's frame
-        reached the server 4 s before the timeout, its connection still connecting)."""
-        consumers = self.local.get(live.table_id)
-        if not consumers:
-            return False
-        connecting = [joined for consumer, joined in consumers.items()
-                      if getattr(consumer, "handshaking", False)]
-        if not connecting:
-            return False
-        run = live.run
-        seats = run.seats
-        groups = {fanout.player_group(live.table_id, seats[seat].player_id)
-                  for seat in run.to_act() if seat < len(seats) and seats[seat] is not None}
-        return any(not groups.isdisjoint(joined) for joined in connecting)
 
     # -- the group commit
     def dirty(self, live: Live) -> None:

@@ -513,55 +513,6 @@ async def test_a_turn_is_not_timed_out_while_its_act_waits(alice: Any, bob: Any)
         await sync(assert_chips_conserved)()
 
 
-async def test_a_turn_is_not_timed_out_while_its_players_connection_is_connecting(
-        alice: Any, bob: Any) -> None:
-    """A connection here that plays the seat to act is still in its handshake: it
-    already receives the table's events (its turn too), but the act its client sends
-    waits unread until the handshake is done. The turn due meanwhile waits (at most
-    ``HANDSHAKE_GRACE`` past its deadline); once the handshake is over it times out
-    as usual. The other player's connecting, or a watcher's, holds nothing."""
-    (table,) = await sync(tables_with_players)(1, alice, bob)
-    async with running(owner.Host()) as host:
-        live = await host.live(table.pk)
-        await host.committed(live)
-        (seat,) = live.run.to_act()
-        acting = live.run.seats[seat].player_id
-        other = next(s.player_id for n, s in enumerate(live.run.seats)
-                     if s is not None and n != seat)
-
-        class Connection:
-            handshaking = True
-
-        player, opponent, watcher = Connection(), Connection(), Connection()
-        host.local.setdefault(table.pk, {}).update({
-            player: frozenset({fanout.public_group(table.pk),
-                               fanout.player_group(table.pk, acting)}),
-            opponent: frozenset({fanout.public_group(table.pk),
-                                 fanout.player_group(table.pk, other)}),
-            watcher: frozenset({fanout.public_group(table.pk)})})
-        player.handshaking = False
-        assert not host.unread(live)  # (only the opponent and a watcher connecting)
-        player.handshaking = True
-        assert host.unread(live)
-        live.run.table.deadline = timezone.now() - timedelta(seconds=1)  # due
-        host.fire(live)
-        await asyncio.sleep(0.3)
-        assert host.stats["timeouts_held"] >= 1 and host.stats["timeout"] == 0
-        player.handshaking = False  # connected: looked at again soon, and timed out
-        await asyncio.sleep(0.3)
-        assert host.stats["timeout"] == 1
-        await host.committed(live)
-        (seat,) = live.run.to_act()  # the next turn: its player's handshake never ends
-        host.local[table.pk][player] = frozenset(
-            {fanout.player_group(table.pk, live.run.seats[seat].player_id)})
-        player.handshaking = True
-        live.run.table.deadline = timezone.now() - owner.HANDSHAKE_GRACE  # long due
-        host.fire(live)
-        await asyncio.sleep(0.3)
-        assert host.stats["timeout"] == 2  # (not held for ever)
-        await sync(assert_chips_conserved)()
-
-
 async def test_lobby_news_do_not_hold_up_the_answer_and_keep_their_order(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A transaction of its own publishes its lobby news in the background (a lobby
