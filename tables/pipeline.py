@@ -108,9 +108,7 @@ def _round_trip(pgconn: pq.abc.PGconn, sends: list[Any], sent: Callable[[], None
             pgconn.send_query_prepared(name, params, param_formats=formats)
     pgconn.send_query_params(b"COMMIT", None)
     pgconn.pipeline_sync()
-    while pgconn.flush():
-        yield Wait.RW  # (reading too: the server may wait for its answers to be read)
-        pgconn.consume_input()
+    yield from _flush(pgconn)
     if sent is not None:
         sent()
     failure = None
@@ -133,15 +131,21 @@ def _rollback(pgconn: pq.abc.PGconn) -> Generator[Wait, Any, None]:
     prepared one of its own there (the owners' connections do), ours too, and the
     next commit failed on a statement that no longer existed."""
     pgconn.send_query(b"ROLLBACK")
-    while pgconn.flush():
-        yield Wait.RW
-        pgconn.consume_input()
+    yield from _flush(pgconn)
     failure = None
     while (result := (yield from _result(pgconn, end=True))) is not None:
         if result.status != pq.ExecStatus.COMMAND_OK:
             failure = failure or result
     if failure is not None:  # (the caller drops the connection)
         raise errors.error_from_result(failure)
+
+
+def _flush(pgconn: pq.abc.PGconn) -> Generator[Wait, Any, None]:
+    """Write everything queued to the socket, reading meanwhile (the server may wait
+    for its answers to be read before it takes more)."""
+    while pgconn.flush():
+        yield Wait.RW
+        pgconn.consume_input()
 
 
 def _result(pgconn: pq.abc.PGconn, *, end: bool = False,
