@@ -6,6 +6,8 @@ fan-out sends. No rules, no game state, no timers here.
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import logging
 import time
 from collections.abc import Callable
@@ -31,6 +33,9 @@ CLOSE_CODES = {"not_authenticated": 4401, "session_ended": 4401, "table_not_foun
                "table_closed": 4410, "too_many_connections": 4429,
                "server_busy": 4503, "unavailable": TRY_AGAIN_LATER}
 RECHECK_SECONDS = 1.0  # the credential is re-read at most this often (guard)
+# Messages read but not yet worked on, per connection (beyond: rate_limited). The
+# rate buckets keep a client well below it; a server slow to work them off does not.
+BACKLOG = 32
 ENDED = "Your session or bot token has ended (logged out, password changed, token " \
         "regenerated, bot deleted or account deactivated); connect again."
 
@@ -115,6 +120,9 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         self.joined: list[str] = []
         self.registered = False
         self.bucket = TokenBucket(conf["RATE_PER_SECOND"], conf["RATE_BURST"])
+        self.backlog: collections.deque[tuple[Any, Callable[[], None] | None]] = \
+            collections.deque()
+        self.worker: asyncio.Task[None] | None = None
         self.account = ""
         await self.accept()
         self.spectator = False
@@ -214,6 +222,10 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
 
     def forget(self) -> None:
         """Let go of what this process holds for the connection (at once, once)."""
+        self.drop_backlog()
+        worker = getattr(self, "worker", None)
+        if worker is not None and not worker.done():
+            worker.cancel()
         if getattr(self, "account", ""):
             limits.leave(self.account)
             self.account = ""
@@ -229,6 +241,10 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         # the groups is best effort: a failure there (Redis busy when many sockets
         # close at once) must not skip it, and a stale member only expires.
         registered = getattr(self, "registered", False)
+        self.drop_backlog()  # (what was not begun is not done for a closed socket)
+        worker = getattr(self, "worker", None)
+        if worker is not None:
+            await asyncio.wait([worker])  # the message in hand first, as before
         self.forget()
         if registered:
             self.registered = False
@@ -283,21 +299,63 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
 
     # ---------------------------------------------------------- receiving
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Read at once, work on in order. A message waits behind the connection's
+        earlier ones here, not unread in the socket: an ``act`` among them holds its
+        turn at the table's owner (:meth:`tables.owner.Host.hold_turn`), so a player
+        whose act came in time is not timed out because the server is still on the
+        player's earlier messages (measured: acts queued 1–5 s behind a sit in a
+        seating storm; docs/scale.md, "Timers")."""
         if not (self.registered or getattr(self, "spectator", False)) \
                 or getattr(self, "refused", False):
             return
-        if not self.bucket.take():
+        if not self.bucket.take() or len(self.backlog) >= BACKLOG:
             await self.error("rate_limited", "Too many messages; slow down.")
             return
-        with presence.writer().working_on(self):  # heard from, now and when done
-            await self._receive(text_data)
-
-    async def _receive(self, text_data: str | None) -> None:
         try:
-            data, request_id = decode(text_data)
+            item: Any = decode(text_data)
         except WireError as error:
-            await self.error(error.code, error.message)
+            item = error
+        self.backlog.append((item, self.hold_turn(item)))
+        if self.worker is None:
+            self.worker = asyncio.ensure_future(self.work())
+
+    def hold_turn(self, item: Any) -> Callable[[], None] | None:
+        if not isinstance(item, tuple) or item[0]["type"] != "act" or not owner.enabled():
+            return None
+        return owner.host().hold_turn(self.table_id, self.user, self.bot, item[0])
+
+    def drop_backlog(self) -> None:
+        """Forget the messages not begun yet (closed, refused), releasing their holds."""
+        backlog = getattr(self, "backlog", None)
+        while backlog:
+            _item, release = backlog.popleft()
+            if release is not None:
+                release()
+
+    async def work(self) -> None:
+        """Work off the backlog, one message after the other."""
+        try:
+            while self.backlog and not getattr(self, "refused", False):
+                item, release = self.backlog.popleft()
+                try:
+                    with presence.writer().working_on(self):  # heard from, now and when done
+                        await self._receive(item)
+                finally:
+                    if release is not None:
+                        release()
+        except Exception:  # (a bug: the socket closes, as Daphne closes it for a handler's)
+            log.exception("a table message failed")
+            await self.close(code=1011)
+        finally:
+            self.worker = None
+            if getattr(self, "refused", False):
+                self.drop_backlog()
+
+    async def _receive(self, item: Any) -> None:
+        if isinstance(item, WireError):
+            await self.error(item.code, item.message)
             return
+        data, request_id = item
         if not self.shared_bucket.take(limits.cost(data["type"])):
             await self.error("rate_limited", "Too many messages from your account (all its "
                              "connections together); slow down.", request_id)

@@ -236,8 +236,11 @@ class LayerGuard:
                                                          self.channel_name)
                 await await_many_dispatch([receive, self.channel_receive],
                                           self.dispatch)  # type: ignore[attr-defined]
-            else:
-                await await_many_dispatch([receive], self.dispatch)  # type: ignore[attr-defined]
+            else:  # one source: read it directly (await_many_dispatch makes a task and
+                # takes several turns of the event loop per message; on a loaded loop
+                # that was most of a message's wait behind the ones before it)
+                while True:
+                    await self.dispatch(await receive())  # type: ignore[attr-defined]
         except StopConsumer:
             pass
 

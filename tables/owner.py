@@ -720,9 +720,38 @@ class Host:
         try:
             yield
         finally:
-            self.acts_waiting[key] -= 1
-            if self.acts_waiting[key] <= 0:
-                del self.acts_waiting[key]
+            self._unhold(key)
+
+    def hold_turn(self, table_id: int, user: Any, bot: Player | None,
+                  command: Json) -> Callable[[], None] | None:
+        """An ``act`` read from a connection of this process but queued behind that
+        connection's earlier messages: if it is for the turn now running at a table
+        live here, played by one of the connection's seats, that turn is not timed out
+        until the returned release is called (when the act has run, or the connection
+        went). Others' acts hold nothing: nobody holds another player's turn."""
+        live = self.lives.get(table_id)
+        version = command.get("version")
+        if live is None or live.dead or type(version) is not int:
+            return None
+        run = live.run
+        if version != run.table.decision_version or not any(
+                run.plays(seat, user, bot) for seat in run.to_act()):
+            return None
+        key = (table_id, version)
+        self.acts_waiting[key] += 1
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if not released:
+                released = True
+                self._unhold(key)
+        return release
+
+    def _unhold(self, key: tuple[int, int]) -> None:
+        self.acts_waiting[key] -= 1
+        if self.acts_waiting[key] <= 0:
+            del self.acts_waiting[key]
 
     async def _command(self, table_id: int, user: Any, bot: Player | None,
                        command: Json) -> int:

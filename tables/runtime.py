@@ -252,6 +252,17 @@ class TableRun:
                 out.append(number)
         return out
 
+    def plays(self, seat: int, user: Any, bot: Player | None) -> bool:
+        """Whether the connection of ``user``/``bot`` controls ``seat``, from memory only
+        (no query: False if the seat's player is not loaded yet)."""
+        occupant = self.seats[seat] if 0 <= seat < len(self.seats) else None
+        if occupant is None:
+            return False
+        if bot is not None:
+            return occupant.player_id == str(bot.pk)
+        player = self._players.get(occupant.player_id)
+        return player is not None and player.owner_id == getattr(user, "pk", None)
+
     # ------------------------------------------------------------ changes
     def engine(self, call: Callable[..., list[Event]], *args: Any) -> list[Event]:
         """Run one game call; its events are recorded (round log, money, results)."""

@@ -513,6 +513,118 @@ async def test_a_turn_is_not_timed_out_while_its_act_waits(alice: Any, bob: Any)
         await sync(assert_chips_conserved)()
 
 
+@contextlib.asynccontextmanager
+async def slow_chat(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[asyncio.Event]:
+    """A connection's ``chat`` waits for the yielded event before it runs (as a sit
+    waited seconds for the database in a seating storm)."""
+    from tables.consumers import TableConsumer
+
+    gate, original = asyncio.Event(), TableConsumer.dispatch_message
+
+    async def held(self: Any, kind: str, data: Any, request_id: Any) -> None:
+        if kind == "chat":
+            await gate.wait()
+        await original(self, kind, data, request_id)
+
+    monkeypatch.setattr(TableConsumer, "dispatch_message", held)
+    try:
+        yield gate
+    finally:
+        gate.set()
+
+
+async def test_an_act_queued_behind_its_connections_slow_message_keeps_its_turn(
+        alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The player's act is read while the connection's earlier message is still being
+    worked on: its turn, due meanwhile, is not timed out (the server's lateness, not
+    the player's); the act runs when its turn in the queue comes, and is applied."""
+    from ..tables.ws import open_client
+
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    host = owner.host()
+    try:
+        async with running(host), slow_chat(monkeypatch) as gate:
+            live = await host.live(table.pk)
+            await host.committed(live)
+            user = await sync(whose_turn)(table.pk, alice, bob)
+            client = await open_client(table.pk, user=user)
+            command = await sync(act_command)(table.pk)
+            await client.send({"type": "chat", "text": "thinking", "request_id": "c1"})
+            await client.send({**command, "request_id": "a1"})
+            for _ in range(100):  # read, and holding its turn
+                if host.acts_waiting[(table.pk, command["version"])]:
+                    break
+                await asyncio.sleep(0.01)
+            live.run.table.deadline = timezone.now() - timedelta(seconds=1)  # due
+            host.fire(live)
+            await asyncio.sleep(0.3)
+            assert host.stats["timeouts_held"] >= 1 and host.stats["timeout"] == 0
+            gate.set()
+            answers = await client.answer({"type": "ping"})
+            acks = {m["request_id"]: m for m in client.received if m["type"] == "ack"}
+            assert "c1" in acks and "a1" in acks, answers
+            assert acks["a1"]["version"] > command["version"]
+            assert [m["request_id"] for m in client.received if m["type"] == "ack"][:2] \
+                == ["c1", "a1"]  # in the order sent
+            assert host.stats["timeout"] == 0 and not host.acts_waiting
+            await client.close()
+    finally:
+        owner.reset()
+    await sync(assert_chips_conserved)()
+
+
+async def test_an_act_queued_by_another_player_holds_nobodys_turn(
+        alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other player's act for the current turn, queued behind its own slow
+    message, does not hold the turn: the player to act is timed out as usual, and the
+    queued act is refused when it runs; a connection that closes with acts still
+    queued lets go of them."""
+    from ..tables.ws import open_client
+
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    host = owner.host()
+    try:
+        async with running(host), slow_chat(monkeypatch) as gate:
+            live = await host.live(table.pk)
+            await host.committed(live)
+            acting = await sync(whose_turn)(table.pk, alice, bob)
+            other = bob if acting == alice else alice
+            command = await sync(act_command)(table.pk)
+            waiting = await open_client(table.pk, user=other)
+            await waiting.send({"type": "chat", "text": "hm", "request_id": "c1"})
+            await waiting.send({**command, "request_id": "a1"})
+            mine = await open_client(table.pk, user=acting)  # its own, then it goes
+            await mine.send({"type": "chat", "text": "hm", "request_id": "c2"})
+            await mine.send({**command, "request_id": "a2"})
+            for _ in range(100):
+                if host.acts_waiting:
+                    break
+                await asyncio.sleep(0.01)
+            assert host.acts_waiting == {(table.pk, command["version"]): 1}  # mine only
+            await mine.close()
+            for _ in range(100):
+                if not host.acts_waiting:
+                    break
+                await asyncio.sleep(0.01)
+            assert not host.acts_waiting
+            live.run.table.deadline = timezone.now() - timedelta(seconds=1)  # due
+            host.fire(live)
+            for _ in range(100):
+                if host.stats["timeout"]:
+                    break
+                await asyncio.sleep(0.02)
+            assert host.stats["timeout"] == 1 and host.stats["timeouts_held"] == 0
+            gate.set()
+            out = await waiting.answer({"type": "ping"})
+            errors = [m for m in waiting.received if m["type"] == "error"]
+            assert [e["request_id"] for e in errors] == ["a1"], out
+            assert errors[0]["code"] in ("not_your_turn", "stale_version", "wrong_hand")
+            await waiting.close()
+    finally:
+        owner.reset()
+    await sync(assert_chips_conserved)()
+
+
 async def test_lobby_news_do_not_hold_up_the_answer_and_keep_their_order(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A transaction of its own publishes its lobby news in the background (a lobby
