@@ -77,6 +77,7 @@ from .outage import HANDSHAKE_LAYER_TIMEOUT, UNAVAILABLE, Outage
 from .runtime import HAND_DEFER, RUNTIME_FIELDS, NeedsTransaction, TableRun
 
 log = logging.getLogger(__name__)
+HELD_RECHECK_SECONDS = 1.0  # a turn held for its waiting act is looked at again after
 Json = dict[str, Any]
 M = TypeVar("M", bound=models.Model)
 RECHECK_SECONDS = 1.0  # every connection's credential is checked this often
@@ -752,6 +753,9 @@ class Host:
         self.acts_waiting[key] -= 1
         if self.acts_waiting[key] <= 0:
             del self.acts_waiting[key]
+            live = self.lives.get(key[0])
+            if live is not None and not live.dead:
+                live.schedule()  # (a turn held past its deadline is looked at now)
 
     async def _command(self, table_id: int, user: Any, bot: Player | None,
                        command: Json) -> int:
@@ -958,11 +962,14 @@ class Host:
                 return
             if self.acts_waiting[(live.table_id, table.decision_version)]:
                 # The player's act for this turn is here, waiting (for the table's
-                # load, a commit): it is not timed out meanwhile; looked at again soon.
+                # load, a commit, its connection's earlier messages): it is not timed
+                # out meanwhile; looked at again when the act is done (_unhold), and
+                # every second all the same.
                 self.stats["timeouts_held"] += 1
                 if live.timer is not None:
                     live.timer.cancel()
-                live.timer = asyncio.get_running_loop().call_later(0.05, self.fire, live)
+                live.timer = asyncio.get_running_loop().call_later(HELD_RECHECK_SECONDS,
+                                                                   self.fire, live)
                 return
             call, what = services.time_out, "timeout"
         elif table.bot_due is not None and table.bot_due <= now:

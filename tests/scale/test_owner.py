@@ -573,6 +573,46 @@ async def test_an_act_queued_behind_its_connections_slow_message_keeps_its_turn(
     await sync(assert_chips_conserved)()
 
 
+async def test_a_held_turn_is_timed_out_as_soon_as_its_act_is_refused(
+        alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The queued act that held its turn past the deadline turns out illegal: the
+    turn is timed out when the refusal is done, not at the timer's next look."""
+    from ..tables.ws import open_client
+
+    monkeypatch.setattr(owner, "HELD_RECHECK_SECONDS", 60.0)
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    host = owner.host()
+    try:
+        async with running(host), slow_chat(monkeypatch) as gate:
+            live = await host.live(table.pk)
+            await host.committed(live)
+            user = await sync(whose_turn)(table.pk, alice, bob)
+            client = await open_client(table.pk, user=user)
+            command = await sync(act_command)(table.pk)
+            await client.send({"type": "chat", "text": "hm", "request_id": "c1"})
+            await client.send({**command, "action": {"kind": "juggle"}, "request_id": "a1"})
+            for _ in range(100):
+                if host.acts_waiting:
+                    break
+                await asyncio.sleep(0.01)
+            live.run.table.deadline = timezone.now() - timedelta(seconds=1)  # due
+            host.fire(live)
+            await asyncio.sleep(0.2)
+            assert host.stats["timeouts_held"] == 1 and host.stats["timeout"] == 0
+            gate.set()
+            await client.answer({"type": "ping"})
+            assert [m["request_id"] for m in client.received if m["type"] == "error"] == ["a1"]
+            for _ in range(100):
+                if host.stats["timeout"]:
+                    break
+                await asyncio.sleep(0.05)
+            assert host.stats["timeout"] == 1 and not host.acts_waiting
+            await client.close()
+    finally:
+        owner.reset()
+    await sync(assert_chips_conserved)()
+
+
 async def test_an_act_queued_by_another_player_holds_nobodys_turn(
         alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The other player's act for the current turn, queued behind its own slow
