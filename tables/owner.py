@@ -77,7 +77,9 @@ from .outage import HANDSHAKE_LAYER_TIMEOUT, UNAVAILABLE, Outage
 from .runtime import HAND_DEFER, RUNTIME_FIELDS, NeedsTransaction, TableRun
 
 log = logging.getLogger(__name__)
-HELD_RECHECK_SECONDS = 1.0  # a turn held for its waiting act is looked at again after
+# A turn held for its waiting act is looked at again when the act is done, and after
+# this meanwhile (a safety net).
+HELD_RECHECK_SECONDS = 1.0
 Json = dict[str, Any]
 M = TypeVar("M", bound=models.Model)
 RECHECK_SECONDS = 1.0  # every connection's credential is checked this often
