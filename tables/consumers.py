@@ -303,7 +303,7 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
         earlier ones here, not unread in the socket: an ``act`` among them holds its
         turn at the table's owner (:meth:`tables.owner.Host.hold_turn`), so a player
         whose act came in time is not timed out because the server is still on the
-        player's earlier messages (measured: acts queued 1–5 s behind a sit in a
+        player's earlier messages (measured: acts queued 1–6 s behind a sit in a
         seating storm; docs/scale.md, "Timers")."""
         if not (self.registered or getattr(self, "spectator", False)) \
                 or getattr(self, "refused", False):
