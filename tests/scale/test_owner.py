@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import os
 import threading
 import time
@@ -513,10 +514,35 @@ async def test_a_turn_is_not_timed_out_while_its_act_waits(alice: Any, bob: Any)
         await sync(assert_chips_conserved)()
 
 
+@dataclasses.dataclass
+class SlowChat:
+    """A table live at the process's host (``owner.host()``, as consumers reach it),
+    where a connection's ``chat`` waits for ``gate`` before it runs (as a sit waited
+    seconds for the database in a seating storm)."""
+
+    host: owner.Host
+    live: Any
+    gate: asyncio.Event
+    acting: Any  # the user whose turn it is
+    other: Any
+    command: dict[str, Any]  # an act for that turn
+
+    def due(self) -> None:
+        """The turn's deadline has passed: its timer fires."""
+        self.live.run.table.deadline = timezone.now() - timedelta(seconds=1)
+        self.host.fire(self.live)
+
+
+async def until(condition: Any, tries: int = 100, pause: float = 0.02) -> None:
+    for _ in range(tries):
+        if condition():
+            return
+        await asyncio.sleep(pause)
+
+
 @contextlib.asynccontextmanager
-async def slow_chat(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[asyncio.Event]:
-    """A connection's ``chat`` waits for the yielded event before it runs (as a sit
-    waited seconds for the database in a seating storm)."""
+async def slow_chat(alice: Any, bob: Any,
+                    monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[SlowChat]:
     from tables.consumers import TableConsumer
 
     gate, original = asyncio.Event(), TableConsumer.dispatch_message
@@ -527,10 +553,21 @@ async def slow_chat(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[asyncio.Ev
         await original(self, kind, data, request_id)
 
     monkeypatch.setattr(TableConsumer, "dispatch_message", held)
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    host = owner.host()
     try:
-        yield gate
+        async with running(host):
+            try:
+                live = await host.live(table.pk)
+                await host.committed(live)
+                acting = await sync(whose_turn)(table.pk, alice, bob)
+                yield SlowChat(host, live, gate, acting, bob if acting == alice else alice,
+                               await sync(act_command)(table.pk))
+            finally:
+                gate.set()  # (nothing left waiting when the host stops)
     finally:
-        gate.set()
+        owner.reset()
+    await sync(assert_chips_conserved)()
 
 
 async def test_an_act_queued_behind_its_connections_slow_message_keeps_its_turn(
@@ -540,37 +577,22 @@ async def test_an_act_queued_behind_its_connections_slow_message_keeps_its_turn(
     the player's); the act runs when its turn in the queue comes, and is applied."""
     from ..tables.ws import open_client
 
-    (table,) = await sync(tables_with_players)(1, alice, bob)
-    host = owner.host()
-    try:
-        async with running(host), slow_chat(monkeypatch) as gate:
-            live = await host.live(table.pk)
-            await host.committed(live)
-            user = await sync(whose_turn)(table.pk, alice, bob)
-            client = await open_client(table.pk, user=user)
-            command = await sync(act_command)(table.pk)
-            await client.send({"type": "chat", "text": "thinking", "request_id": "c1"})
-            await client.send({**command, "request_id": "a1"})
-            for _ in range(100):  # read, and holding its turn
-                if host.acts_waiting[(table.pk, command["version"])]:
-                    break
-                await asyncio.sleep(0.01)
-            live.run.table.deadline = timezone.now() - timedelta(seconds=1)  # due
-            host.fire(live)
-            await asyncio.sleep(0.3)
-            assert host.stats["timeouts_held"] >= 1 and host.stats["timeout"] == 0
-            gate.set()
-            answers = await client.answer({"type": "ping"})
-            acks = {m["request_id"]: m for m in client.received if m["type"] == "ack"}
-            assert "c1" in acks and "a1" in acks, answers
-            assert acks["a1"]["version"] > command["version"]
-            assert [m["request_id"] for m in client.received if m["type"] == "ack"][:2] \
-                == ["c1", "a1"]  # in the order sent
-            assert host.stats["timeout"] == 0 and not host.acts_waiting
-            await client.close()
-    finally:
-        owner.reset()
-    await sync(assert_chips_conserved)()
+    async with slow_chat(alice, bob, monkeypatch) as at:
+        host, command = at.host, at.command
+        client = await open_client(at.live.table_id, user=at.acting)
+        await client.send({"type": "chat", "text": "thinking", "request_id": "c1"})
+        await client.send({**command, "request_id": "a1"})
+        await until(lambda: host.acts_waiting[(at.live.table_id, command["version"])])
+        at.due()
+        await asyncio.sleep(0.3)
+        assert host.stats["timeouts_held"] >= 1 and host.stats["timeout"] == 0
+        at.gate.set()
+        answers = await client.answer({"type": "ping"})
+        acks = [m for m in client.received if m["type"] == "ack"]
+        assert [m["request_id"] for m in acks][:2] == ["c1", "a1"], answers  # in order
+        assert acks[1]["version"] > command["version"]  # applied
+        assert host.stats["timeout"] == 0 and not host.acts_waiting
+        await client.close()
 
 
 async def test_a_held_turn_is_timed_out_as_soon_as_its_act_is_refused(
@@ -580,37 +602,21 @@ async def test_a_held_turn_is_timed_out_as_soon_as_its_act_is_refused(
     from ..tables.ws import open_client
 
     monkeypatch.setattr(owner, "HELD_RECHECK_SECONDS", 60.0)
-    (table,) = await sync(tables_with_players)(1, alice, bob)
-    host = owner.host()
-    try:
-        async with running(host), slow_chat(monkeypatch) as gate:
-            live = await host.live(table.pk)
-            await host.committed(live)
-            user = await sync(whose_turn)(table.pk, alice, bob)
-            client = await open_client(table.pk, user=user)
-            command = await sync(act_command)(table.pk)
-            await client.send({"type": "chat", "text": "hm", "request_id": "c1"})
-            await client.send({**command, "action": {"kind": "juggle"}, "request_id": "a1"})
-            for _ in range(100):
-                if host.acts_waiting:
-                    break
-                await asyncio.sleep(0.01)
-            live.run.table.deadline = timezone.now() - timedelta(seconds=1)  # due
-            host.fire(live)
-            await asyncio.sleep(0.2)
-            assert host.stats["timeouts_held"] == 1 and host.stats["timeout"] == 0
-            gate.set()
-            await client.answer({"type": "ping"})
-            assert [m["request_id"] for m in client.received if m["type"] == "error"] == ["a1"]
-            for _ in range(100):
-                if host.stats["timeout"]:
-                    break
-                await asyncio.sleep(0.05)
-            assert host.stats["timeout"] == 1 and not host.acts_waiting
-            await client.close()
-    finally:
-        owner.reset()
-    await sync(assert_chips_conserved)()
+    async with slow_chat(alice, bob, monkeypatch) as at:
+        host = at.host
+        client = await open_client(at.live.table_id, user=at.acting)
+        await client.send({"type": "chat", "text": "hm", "request_id": "c1"})
+        await client.send({**at.command, "action": {"kind": "juggle"}, "request_id": "a1"})
+        await until(lambda: host.acts_waiting)
+        at.due()
+        await asyncio.sleep(0.2)
+        assert host.stats["timeouts_held"] == 1 and host.stats["timeout"] == 0
+        at.gate.set()
+        await client.answer({"type": "ping"})
+        assert [m["request_id"] for m in client.received if m["type"] == "error"] == ["a1"]
+        await until(lambda: host.stats["timeout"], pause=0.05)
+        assert host.stats["timeout"] == 1 and not host.acts_waiting
+        await client.close()
 
 
 async def test_an_act_queued_by_another_player_holds_nobodys_turn(
@@ -621,48 +627,28 @@ async def test_an_act_queued_by_another_player_holds_nobodys_turn(
     queued lets go of them."""
     from ..tables.ws import open_client
 
-    (table,) = await sync(tables_with_players)(1, alice, bob)
-    host = owner.host()
-    try:
-        async with running(host), slow_chat(monkeypatch) as gate:
-            live = await host.live(table.pk)
-            await host.committed(live)
-            acting = await sync(whose_turn)(table.pk, alice, bob)
-            other = bob if acting == alice else alice
-            command = await sync(act_command)(table.pk)
-            waiting = await open_client(table.pk, user=other)
-            await waiting.send({"type": "chat", "text": "hm", "request_id": "c1"})
-            await waiting.send({**command, "request_id": "a1"})
-            mine = await open_client(table.pk, user=acting)  # its own, then it goes
-            await mine.send({"type": "chat", "text": "hm", "request_id": "c2"})
-            await mine.send({**command, "request_id": "a2"})
-            for _ in range(100):
-                if host.acts_waiting:
-                    break
-                await asyncio.sleep(0.01)
-            assert host.acts_waiting == {(table.pk, command["version"]): 1}  # mine only
-            await mine.close()
-            for _ in range(100):
-                if not host.acts_waiting:
-                    break
-                await asyncio.sleep(0.01)
-            assert not host.acts_waiting
-            live.run.table.deadline = timezone.now() - timedelta(seconds=1)  # due
-            host.fire(live)
-            for _ in range(100):
-                if host.stats["timeout"]:
-                    break
-                await asyncio.sleep(0.02)
-            assert host.stats["timeout"] == 1 and host.stats["timeouts_held"] == 0
-            gate.set()
-            out = await waiting.answer({"type": "ping"})
-            errors = [m for m in waiting.received if m["type"] == "error"]
-            assert [e["request_id"] for e in errors] == ["a1"], out
-            assert errors[0]["code"] in ("not_your_turn", "stale_version", "wrong_hand")
-            await waiting.close()
-    finally:
-        owner.reset()
-    await sync(assert_chips_conserved)()
+    async with slow_chat(alice, bob, monkeypatch) as at:
+        host, command, table_id = at.host, at.command, at.live.table_id
+        waiting = await open_client(table_id, user=at.other)
+        await waiting.send({"type": "chat", "text": "hm", "request_id": "c1"})
+        await waiting.send({**command, "request_id": "a1"})
+        mine = await open_client(table_id, user=at.acting)  # its own, then it goes
+        await mine.send({"type": "chat", "text": "hm", "request_id": "c2"})
+        await mine.send({**command, "request_id": "a2"})
+        await until(lambda: host.acts_waiting)
+        assert host.acts_waiting == {(table_id, command["version"]): 1}  # mine only
+        await mine.close()
+        await until(lambda: not host.acts_waiting)
+        assert not host.acts_waiting
+        at.due()
+        await until(lambda: host.stats["timeout"])
+        assert host.stats["timeout"] == 1 and host.stats["timeouts_held"] == 0
+        at.gate.set()
+        out = await waiting.answer({"type": "ping"})
+        errors = [m for m in waiting.received if m["type"] == "error"]
+        assert [e["request_id"] for e in errors] == ["a1"], out
+        assert errors[0]["code"] in ("not_your_turn", "stale_version", "wrong_hand")
+        await waiting.close()
 
 
 async def test_lobby_news_do_not_hold_up_the_answer_and_keep_their_order(
