@@ -18,13 +18,14 @@ django_asgi_app = get_asgi_application()  # set up Django before importing consu
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
 from agents import server as mcp_server  # noqa: E402  (the MCP endpoint, docs/mcp.md)
-from pokersite import flush, nodelay, wsclose  # noqa: E402
+from pokersite import flush, nodelay, wsclose, wslog  # noqa: E402
 from pokersite.routing import websocket_application  # noqa: E402
 from tables.worker import ensure_in_process_worker  # noqa: E402
 
 nodelay.install()  # Daphne's sockets send small frames at once (pokersite/nodelay.py)
 wsclose.install()  # a slow client gets its refusal's reason (pokersite/wsclose.py)
 flush.install()  # a turn's writes go out at its end, not through the selector (pokersite/flush.py)
+wslog.install()  # autobahn's per-frame debug text is made only if logged (pokersite/wslog.py)
 
 # Garbage collection: everything loaded so far (Django, the apps, the games) lives as
 # long as the process; frozen, the collector's full passes no longer walk it, and with
