@@ -633,7 +633,7 @@ def heartbeat_many(*, channel_names: set[str] | list[str],
     names = sorted(channel_names)
     alive: set[str] = set()
     for start in range(0, len(names), 1000):
-        chunk = Connection.objects.filter(channel_name__in=names[start:start + 1000])
+        chunk = Connection.objects.filter(channel_name__any=names[start:start + 1000])
         alive.update(chunk.values_list("channel_name", flat=True))
         chunk.update(last_seen=now or timezone.now())
     return set(names) - alive
@@ -742,8 +742,8 @@ def presence_due(now: datetime, table_ids: list[int] | None = None
     seats = Seat.objects.filter(
         disconnected_at__lt=now - timedelta(seconds=conf("SEAT_GRACE_SECONDS")))
     if table_ids is not None:
-        connections = connections.filter(table_id__in=table_ids)
-        seats = seats.filter(table_id__in=table_ids)
+        connections = connections.filter(table_id__any=table_ids)  # tables/lookups.py
+        seats = seats.filter(table_id__any=table_ids)
     return (list(connections.values_list("table_id", "channel_name")[:1000]),
             list(seats.values_list("table_id", "number")[:1000]))
 
