@@ -135,6 +135,12 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
             await self.refuse(TableError("not_authenticated",
                                          "Log in, or send “Authorization: Bearer <bot token>”."))
             return
+        try:  # running late, a new table is refused before any database call
+            if owner.enabled() and await owner.host().refuses(self.table_id):
+                raise owner.busy_error()
+        except TableError as error:
+            await self.refuse(error)
+            return
         self.account = limits.account_key(self.user, self.bot)
         self.shared_bucket = limits.join(self.account, bot=self.bot is not None)
         # A superuser's own viewing connection sees everything; a bot (whoever owns it)

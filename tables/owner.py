@@ -589,6 +589,20 @@ class Host:
         # its own, the table out of memory meanwhile.)
         return self.admitted | {t for t, live in self.lives.items() if any(live.run.seats)}
 
+    async def refuses(self, table_id: int) -> bool:
+        """Whether a connection to ``table_id`` would be refused as busy here (running
+        late, the table neither held nor admitted here, nor owned elsewhere): asked
+        first thing, so that a refusal costs a Redis read, not a database call, the
+        groups and a load of the table (the refused come back, again and again)."""
+        if table_id in self.lives or table_id in self.admitted or table_id in self.running \
+                or table_id in self.closed or not self.late():
+            return False
+        owner = await self.owner_of(table_id)
+        if owner is not None and owner != self.channel:
+            return False
+        self.stats["refused"] += 1
+        return True
+
     async def live(self, table_id: int, *, admit: bool = True,
                    seat: bool = False) -> Live | None:
         """The live copy of a table this process owns (taking it if nobody does), or

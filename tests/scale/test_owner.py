@@ -856,6 +856,39 @@ async def test_a_rest_sit_at_capacity_is_told_when_to_try_again(alice: Any, bob:
     await sync(assert_chips_conserved)()
 
 
+async def test_running_late_a_connection_to_a_new_table_is_refused_before_any_database_call(
+        alice: Any, bob: Any, settings: Any, monkeypatch: Any) -> None:
+    """Under overload the refused come back, and their connections were most of the
+    work: a connection to a table this process would take is refused first thing
+    (``server_busy`` with ``wait_seconds``, closed 4503), before the player lookup, the
+    groups or a load; a connection to a table played here is not refused."""
+    from tables import consumers
+
+    from ..tables.ws import open_client
+
+    looked_up: list[int] = []
+    player_ids = consumers._player_ids
+    monkeypatch.setattr(consumers, "_player_ids",
+                        lambda **kw: looked_up.append(1) or player_ids(**kw))
+    async with at_capacity(alice, bob, settings, retry_seconds=3) as empty:
+        host = owner.host()
+        (played,) = [t for t in host.lives]
+        host.load = 10.0  # (running late)
+        refused = await open_client(empty.pk, user=alice)
+        frames = [m for m in refused.received if m["type"] == "error"]
+        assert [f["code"] for f in frames] == ["server_busy"], refused.received
+        assert 3 <= frames[0]["wait_seconds"] <= 6
+        assert refused.close_code == 4503
+        assert looked_up == [] and empty.pk not in host.lives
+        welcome = await open_client(played, user=bob)  # its table plays on
+        assert welcome.connected and welcome.close_code is None and looked_up == [1]
+        await welcome.close()
+        host.load = 0.0
+        watching = await open_client(empty.pk, user=alice)  # on time: welcome to watch
+        assert watching.connected and empty.pk in host.lives
+        await watching.close()
+
+
 async def test_a_websocket_sit_at_capacity_is_told_when_to_try_again(alice: Any, bob: Any,
                                                                    settings: Any) -> None:
     """The error frame of a refused ``sit`` carries ``wait_seconds`` (docs/protocol.md);
