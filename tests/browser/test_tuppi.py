@@ -151,10 +151,10 @@ def test_a_human_plays_a_round_of_tuppi_with_three_house_agents(
                 shot(alice, "tuppi-phone-play")
                 shot(spectator, "tuppi-desktop-spectator")
                 shots += 1
-            # Only legal cards are highlighted, and only they can be pressed.
-            unplayable = alice.locator("#tp-hand button.tp-card:not(.playable)")
-            if unplayable.count():
-                assert unplayable.first.is_disabled()
+            # Only legal cards are highlighted, and only they can be pressed: read in
+            # one look at the page (the board may redraw between two locator calls).
+            assert alice.locator("#tp-hand button.tp-card").evaluate_all(
+                "cards => cards.every(c => c.classList.contains('playable') || c.disabled)")
             card = playable.first.get_attribute("data-card")
             try:
                 playable.first.tap(timeout=2000)
