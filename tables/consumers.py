@@ -136,8 +136,8 @@ class TableConsumer(LayerGuard, LoopDispatch, AsyncWebsocketConsumer):
                                          "Log in, or send “Authorization: Bearer <bot token>”."))
             return
         try:  # running late, a new table is refused before any database call
-            if owner.enabled() and await owner.host().refuses(self.table_id):
-                raise owner.busy_error()
+            if owner.enabled():
+                await owner.host().screen(self.table_id)
         except TableError as error:
             await self.refuse(error)
             return

@@ -589,19 +589,24 @@ class Host:
         # its own, the table out of memory meanwhile.)
         return self.admitted | {t for t, live in self.lives.items() if any(live.run.seats)}
 
-    async def refuses(self, table_id: int) -> bool:
-        """Whether a connection to ``table_id`` would be refused as busy here (running
-        late, the table neither held nor admitted here, nor owned elsewhere): asked
-        first thing, so that a refusal costs a Redis read, not a database call, the
-        groups and a load of the table (the refused come back, again and again)."""
-        if table_id in self.lives or table_id in self.admitted or table_id in self.running \
-                or table_id in self.closed or not self.late():
-            return False
+    def new_here(self, table_id: int) -> bool:
+        """Whether ``table_id`` is new to this process for admission: neither admitted
+        here nor known as running (a dead owner's table is taken whatever the load)."""
+        return table_id not in self.admitted and table_id not in self.running
+
+    async def screen(self, table_id: int) -> None:
+        """Refuse (``server_busy``) a connection to ``table_id`` that :meth:`live` would
+        refuse: running late, the table new here, not held here and not owned
+        elsewhere. Asked first thing, so that a refusal costs a Redis read, not a
+        database call, the groups and a load of the table (the refused come back,
+        again and again)."""
+        if table_id in self.lives or table_id in self.closed or not self.new_here(table_id) \
+                or not self.late():
+            return
         owner = await self.owner_of(table_id)
-        if owner is not None and owner != self.channel:
-            return False
-        self.stats["refused"] += 1
-        return True
+        if owner is None or owner == self.channel:
+            self.stats["refused"] += 1
+            raise busy_error()
 
     async def live(self, table_id: int, *, admit: bool = True,
                    seat: bool = False) -> Live | None:
@@ -622,8 +627,7 @@ class Host:
             # (The cap counts tables played, not watched; a table not loaded here has
             # nobody seated, so a sit at it would be a new table played here, unless
             # its first seat was admitted and it is out of memory for a moment.)
-            if table_id not in self.admitted and table_id not in self.running and (
-                    (admit and self.late()) or (seat and self.full())):
+            if self.new_here(table_id) and ((admit and self.late()) or (seat and self.full())):
                 self.stats["refused"] += 1
                 raise busy_error()
             if not await self._take(table_id):

@@ -858,8 +858,8 @@ async def test_a_rest_sit_at_capacity_is_told_when_to_try_again(alice: Any, bob:
 
 async def test_running_late_a_connection_to_a_new_table_is_refused_before_any_database_call(
         alice: Any, bob: Any, settings: Any, monkeypatch: Any) -> None:
-    """Under overload the refused come back, and their connections were most of the
-    work: a connection to a table this process would take is refused first thing
+    """Under overload the refused come back again and again: a connection to a table
+    this process would take is refused first thing
     (``server_busy`` with ``wait_seconds``, closed 4503), before the player lookup, the
     groups or a load; a connection to a table played here is not refused."""
     from tables import consumers
@@ -872,7 +872,7 @@ async def test_running_late_a_connection_to_a_new_table_is_refused_before_any_da
                         lambda **kw: looked_up.append(1) or player_ids(**kw))
     async with at_capacity(alice, bob, settings, retry_seconds=3) as empty:
         host = owner.host()
-        (played,) = [t for t in host.lives]
+        (played,) = host.lives
         host.load = 10.0  # (running late)
         refused = await open_client(empty.pk, user=alice)
         frames = [m for m in refused.received if m["type"] == "error"]
