@@ -342,6 +342,7 @@ def test_redis_away_for_20_seconds_under_play(tmp_path: Path, bob: Any, alice: A
         hands=Hand.objects.filter(table=table, ended_at__isnull=False).count(),
         turns_answered={p.name: p.turns for p in players if p.seat is not None},
         resyncs_by_pong={p.name: p.resyncs for p in players},
+        client_errors={p.name: p.errors[:5] for p in players if p.errors},
         worker_log_lines=len(worker_log.splitlines()),
         worker_tracebacks=worker_log.count("Traceback"),
         daphne_log_lines=len(daphne_logs.splitlines()),
