@@ -201,6 +201,7 @@ TABLES = {
     "OWNER_COMMIT_MS": float(os.environ.get("TABLES_OWNER_COMMIT_MS", "10")),
     "OWNER_COMMIT_LANES": int(os.environ.get("TABLES_OWNER_COMMIT_LANES", "2")),
     "OWNER_LEASE_SECONDS": float(os.environ.get("TABLES_OWNER_LEASE_SECONDS", "3")),
+    "OWNER_BUSY_PERCENT": float(os.environ.get("TABLES_OWNER_BUSY_PERCENT", "0")),
     "OWNER_BUSY_LAG_MS": float(os.environ.get("TABLES_OWNER_BUSY_LAG_MS", "150")),
     "OWNER_BUSY_COMMIT_MS": float(os.environ.get("TABLES_OWNER_BUSY_COMMIT_MS", "250")),
     "OWNER_MAX_TABLES": int(os.environ.get("TABLES_OWNER_MAX_TABLES", "0")),

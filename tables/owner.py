@@ -26,8 +26,10 @@ client has seen is durable, and a crash loses only commands not yet acknowledged
   owner drops that table's copy, refuses its pending commands with ``conflict``
   and commits the rest again.
 * **Admission**: while this process is late (its event loop lags more than
-  ``OWNER_BUSY_LAG_MS``, or a group commit takes too long) new tables and new
-  seats are refused with ``server_busy``; tables already playing keep their pace.
+  ``OWNER_BUSY_LAG_MS``, or a group commit takes too long; optionally, its loop's
+  thread is busy more than ``OWNER_BUSY_PERCENT`` of the time), or plays
+  ``OWNER_MAX_TABLES`` tables, new tables and new seats are refused with
+  ``server_busy``; tables already playing keep their pace.
   The refusal says when to try again (``wait_seconds``, drawn between
   ``OWNER_BUSY_RETRY_SECONDS`` and twice that, so that the refused do not all come
   back at once).
@@ -114,6 +116,59 @@ def lease_seconds() -> float:
 
 def conf(name: str, default: Any) -> Any:
     return settings.TABLES.get(name, default)
+
+
+class LoopBusy:
+    """The share of wall time the thread that made it was busy since the last sample:
+    running, or ready to run and waiting for a CPU (Linux's ``schedstat``); only the
+    time it waited for something to do (the event loop's poll) counts as idle.
+
+    This is the process's capacity used, whatever the machine's speed: at 100 % the
+    loop takes on no more work, however fast each turn; on a slower machine, or one
+    whose CPUs other processes share, it reaches that at fewer tables. (The loop's
+    lateness, the measure before, is a time: a turn of the loop takes longer on a
+    slower machine, and a mean of the lateness of a timer rose steeply only once the
+    loop was saturated: 3-8 ms at 1,000 tables, 130-190 ms at 2,000, on one machine.)
+    ``sample()`` is None where the kernel does not tell (not Linux).
+
+    Reported by the owner's report line (``busy``); admission by it is off unless
+    ``OWNER_BUSY_PERCENT`` is set: measured with the generator on the same two cores,
+    it read 75 % at 1,000 tables still being seated (the generator's connections
+    kept the loop waiting for a CPU) and 85 % at 1,500 tables playing; at 80 % it
+    let 1,846 of 2,000 tables in, at 85 % 1,868, which then ran it at 96-98 %
+    (docs/benchmarks.md, twenty-seventh session). Like the lag, it cannot see what
+    a table seated but not yet playing will cost."""
+
+    PATH = "/proc/thread-self/schedstat"
+
+    def __init__(self) -> None:
+        try:
+            self.fd: int | None = os.open(self.PATH, os.O_RDONLY)
+        except OSError:
+            self.fd = None
+        self.at, self.used = time.monotonic(), self._read()
+
+    def _read(self) -> int | None:
+        if self.fd is None:
+            return None
+        try:  # "<ns on a CPU> <ns waiting for one> <time slices>"
+            ran, waited, _slices = os.pread(self.fd, 128, 0).split()
+            return int(ran) + int(waited)
+        except (OSError, ValueError):
+            return None
+
+    def sample(self) -> float | None:
+        now, used = time.monotonic(), self._read()
+        if used is None or self.used is None or now <= self.at:
+            return None
+        share = (used - self.used) / 1e9 / (now - self.at)
+        self.at, self.used = now, used
+        return min(1.0, max(0.0, share))
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
 
 
 def busy_error() -> TableError:
@@ -413,6 +468,7 @@ class Host:
         self.ids = itertools.count(1)
         self.lag = 0.0  # the event loop's recent lateness (s)
         self.load = 0.0  # the same, smoothed
+        self.loop_busy: float | None = None  # the loop thread's busy share, smoothed
         self.commit_seconds = 0.0  # the last group commit's duration
         self.users: dict[tuple[str, int], tuple[float, Any]] = {}
         self.started = False
@@ -561,8 +617,12 @@ class Host:
             await self.redis.eval(RELEASE, 1, self.lease_key(table_id), self.channel)
 
     def late(self) -> bool:
-        """Whether this process runs late: its event loop (smoothed) or its commits."""
-        return (self.load > conf("OWNER_BUSY_LAG_MS", 150) / 1000
+        """Whether this process runs late: its event loop (smoothed) or its commits; or,
+        if ``OWNER_BUSY_PERCENT`` is set (0: off, the default), its loop's thread is
+        busy more than that (smoothed, :class:`LoopBusy`)."""
+        limit = conf("OWNER_BUSY_PERCENT", 0)
+        return ((bool(limit) and (self.loop_busy or 0.0) * 100 > limit)
+                or self.load > conf("OWNER_BUSY_LAG_MS", 150) / 1000
                 or self.commit_seconds > conf("OWNER_BUSY_COMMIT_MS", 250) / 1000)
 
     def busy(self, live: Live | None = None) -> bool:
@@ -1463,13 +1523,22 @@ class Host:
         the timers) and ``load`` (smoothed over about two seconds, for admission)."""
         step = 0.05
         recent: collections.deque[float] = collections.deque(maxlen=20)
-        while True:
-            start = time.monotonic()
-            await asyncio.sleep(step)
-            late = max(0.0, time.monotonic() - start - step)
-            recent.append(late)
-            self.lag = max(recent)
-            self.load += (late - self.load) * 0.025
+        meter = LoopBusy()  # (made here: it measures the thread that runs the loop)
+        steps = 0
+        try:
+            while True:
+                start = time.monotonic()
+                await asyncio.sleep(step)
+                late = max(0.0, time.monotonic() - start - step)
+                recent.append(late)
+                self.lag = max(recent)
+                self.load += (late - self.load) * 0.025
+                steps += 1
+                if steps % 10 == 0 and (busy := meter.sample()) is not None:  # each 0.5 s
+                    last = self.loop_busy
+                    self.loop_busy = busy if last is None else last + (busy - last) / 5
+        finally:
+            meter.close()
 
     async def _report_loop(self) -> None:
         """Every ``OWNER_REPORT_SECONDS`` (0: never) log one line of this process's
@@ -1497,12 +1566,14 @@ class Host:
                 last = now
                 commits = done["commits"] or 1
                 log.info("owner %s: %d tables live, %d playing; %.1f commits/s of %.1f tables; "
-                         "%s; loop lag %.0f ms (smoothed %.0f); %d fast commands, %d in a "
+                         "%s; loop lag %.0f ms (smoothed %.0f), busy %.0f %%; %d fast "
+                         "commands, %d in a "
                          "transaction of their own, %d loaded, %d refused; "
                          "%d relayed, %d connections, %d credential groups, %d relay channels",
                          self.channel, len(self.lives), len(self.playing()),
                          done["commits"] / every, done["committed_tables"] / commits,
                          self.timings.report(), self.lag * 1000, self.load * 1000,
+                         (self.loop_busy or 0.0) * 100,
                          done["fast"], done["classic"], done["loaded"], done["refused"],
                          done["relayed"],
                          sum(map(len, self.local.values())), len(self.credential_members),

@@ -433,6 +433,19 @@ async def test_new_tables_are_refused_at_capacity(alice: Any, bob: Any, settings
         host.load = 10.0  # (the event loop's smoothed lateness, seconds)
         assert host.busy(host.lives[empty.pk]) and not host.busy(host.lives[first.pk])
         host.load = 0.0
+        # So does, if asked, a loop at capacity: its thread busy over OWNER_BUSY_PERCENT
+        # (its thread here is this test's: the measure is set by hand).
+        settings.TABLES = {**settings.TABLES, "OWNER_MAX_TABLES": 0}
+        host.loop_busy = 0.99
+        assert not host.late()  # (off by default)
+        settings.TABLES = {**settings.TABLES, "OWNER_BUSY_PERCENT": 80}
+        host.loop_busy = 0.79
+        assert not host.late()  # (busy() would admit the table: a side effect)
+        host.loop_busy = 0.81
+        assert host.late()
+        assert host.busy(host.lives[empty.pk]) and not host.busy(host.lives[first.pk])
+        host.loop_busy = None  # (not measured: not Linux)
+        assert not host.late()
         # Nobody sits at the new table nor watches it here: it is forgotten.
         host.unload_idle()
         assert empty.pk not in host.lives and first.pk in host.lives
