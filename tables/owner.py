@@ -128,7 +128,7 @@ class LoopBusy:
     whose CPUs other processes share, it reaches that at fewer tables. (The loop's
     lateness, the measure before, is a time: a turn of the loop takes longer on a
     slower machine, and a mean of the lateness of a timer rose steeply only once the
-    loop was saturated: 3-8 ms at 1,000 tables, 130-190 ms at 2,000, on one machine.)
+    loop was saturated: 5-7 ms at 1,500 tables, 100-190 ms at 2,000, on one machine.)
     ``sample()`` is None where the kernel does not tell (not Linux).
 
     Reported by the owner's report line (``busy``); admission by it is off unless
