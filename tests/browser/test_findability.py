@@ -87,28 +87,36 @@ def test_tester_starts_a_batch_match_and_reads_its_chart(server: Any, open_page:
 
 def chart_is_readable(page: Any) -> None:
     """Every label of the chart lies inside the svg; negative numbers have a real minus
-    sign; the legend is below the plot area."""
+    sign; the legend is below the plot area. The geometry is read in one look (one
+    script in the page): a layout change between reading the svg's box and its labels
+    (the page still settling) once put every label 20 px "outside"."""
     svg = page.locator("svg.chart").first
     expect(svg).to_be_visible()
-    box = svg.bounding_box()
-    texts = svg.locator("text")
-    assert texts.count() >= 5
-    for i in range(texts.count()):
-        label = texts.nth(i).bounding_box()
-        assert label is not None
+    shape = svg.evaluate("""(svg) => {
+      const box = (e) => { const b = e.getBoundingClientRect();
+                           return {x: b.x, y: b.y, width: b.width, height: b.height}; };
+      const legend = svg.querySelector("g.legend text");
+      return {box: box(svg),
+              texts: [...svg.querySelectorAll("text")].map((t) => ({text: t.textContent,
+                                                                   ...box(t)})),
+              lines: svg.querySelectorAll("line").length,
+              polylines: [...svg.querySelectorAll("polyline")].map(box),
+              legend: legend ? box(legend) : null};
+    }""")
+    box, texts = shape["box"], shape["texts"]
+    assert len(texts) >= 5
+    for label in texts:
         inside = (label["x"] >= box["x"] - 0.5 and label["y"] >= box["y"] - 0.5
                   and label["x"] + label["width"] <= box["x"] + box["width"] + 0.5
                   and label["y"] + label["height"] <= box["y"] + box["height"] + 0.5)
-        assert inside, f"{texts.nth(i).text_content()!r} at {label} outside {box}"
+        assert inside, f"{label['text']!r} at {label} outside {box}"
     y_labels = [t.strip() for t in svg.locator("text.y-label").all_text_contents()]
     assert any(t.startswith(MINUS) for t in y_labels), y_labels
     assert not any(t.startswith("-") for t in y_labels), y_labels
-    axis = svg.locator("line").last  # the x axis is drawn before the lines
-    plot_bottom = max(b["y"] + b["height"] for b in (
-        svg.locator("polyline").nth(i).bounding_box() for i in range(
-            svg.locator("polyline").count())) if b)
-    legend = svg.locator("g.legend text").first.bounding_box()
-    assert legend is not None and axis is not None
+    assert shape["lines"] > 0 and shape["polylines"], shape  # (the axes, the lines)
+    plot_bottom = max(b["y"] + b["height"] for b in shape["polylines"])
+    legend = shape["legend"]
+    assert legend is not None
     assert legend["y"] >= plot_bottom, (legend, plot_bottom)
 
 
