@@ -123,21 +123,12 @@ class LoopBusy:
     running, or ready to run and waiting for a CPU (Linux's ``schedstat``); only the
     time it waited for something to do (the event loop's poll) counts as idle.
 
-    This is the process's capacity used, whatever the machine's speed: at 100 % the
-    loop takes on no more work, however fast each turn; on a slower machine, or one
-    whose CPUs other processes share, it reaches that at fewer tables. (The loop's
-    lateness, the measure before, is a time: a turn of the loop takes longer on a
-    slower machine, and a mean of the lateness of a timer rose steeply only once the
-    loop was saturated: 5-7 ms at 1,500 tables, 100-190 ms at 2,000, on one machine.)
-    ``sample()`` is None where the kernel does not tell (not Linux).
-
-    Reported by the owner's report line (``busy``); admission by it is off unless
-    ``OWNER_BUSY_PERCENT`` is set: measured with the generator on the same two cores,
-    it read 75 % at 1,000 tables still being seated (the generator's connections
-    kept the loop waiting for a CPU) and 85 % at 1,500 tables playing; at 80 % it
-    let 1,846 of 2,000 tables in, at 85 % 1,868, which then ran it at 96-98 %
-    (docs/benchmarks.md, twenty-seventh session). Like the lag, it cannot see what
-    a table seated but not yet playing will cost."""
+    A share of capacity, not a time: at 100 % the loop takes on no more work, however
+    fast the machine (the loop's lateness is milliseconds, and rose steeply only once
+    the loop was saturated). ``sample()`` is None where the kernel does not tell.
+    In the owner's report line (``busy``); admission by it only with
+    ``OWNER_BUSY_PERCENT``, off by default: measured, it did no better than the lag
+    in a storm (docs/scale.md, "Admission")."""
 
     PATH = "/proc/thread-self/schedstat"
 
@@ -1566,9 +1557,9 @@ class Host:
                 last = now
                 commits = done["commits"] or 1
                 log.info("owner %s: %d tables live, %d playing; %.1f commits/s of %.1f tables; "
-                         "%s; loop lag %.0f ms (smoothed %.0f), busy %.0f %%; %d fast "
-                         "commands, %d in a "
-                         "transaction of their own, %d loaded, %d refused; "
+                         "%s; loop lag %.0f ms (smoothed %.0f), busy %.0f %%; "
+                         "%d fast commands, %d in a transaction of their own, %d loaded, "
+                         "%d refused; "
                          "%d relayed, %d connections, %d credential groups, %d relay channels",
                          self.channel, len(self.lives), len(self.playing()),
                          done["commits"] / every, done["committed_tables"] / commits,

@@ -4,6 +4,7 @@ servers with a real Redis stopped for 20 s: tests/scale/test_outage.py."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -138,8 +139,6 @@ def test_whoever_saw_a_change_also_got_the_turn_it_gave_them(
     ``pong`` showed no gap, and the player waited out the outage — a CI run of
     tests/scale/test_outage.py played one action in 20 s.) Every cut point of a real
     batch, through the real publisher and its breaker."""
-    import asyncio
-
     sit(table, alice, 0)
     sit(table, bob, 1)
     seat, hand, version, _legal = turn(table.pk)
