@@ -201,6 +201,19 @@ def table_state(table_id: int) -> tuple[int, int]:
             Hand.objects.filter(table_id=table_id, ended_at__isnull=False).count())
 
 
+def traceback_heads(log: str) -> list[str]:
+    """Each traceback of ``log`` as "<the line before it> -> <its exception line>",
+    digits dropped (what tells which error logged it, to read when a count is off)."""
+    lines, heads = log.splitlines(), []
+    for i, line in enumerate(lines):
+        if line.startswith("Traceback"):
+            end = next((j for j in range(i + 1, len(lines))
+                        if lines[j] and not lines[j].startswith(" ")), i)
+            head = f"{lines[i - 1][:100] if i else ''} -> {lines[end][:100]}"
+            heads.append(re.sub(r"\d+", "#", head))
+    return heads
+
+
 def get(port: int, path: str, token: str) -> int:
     request = urllib.request.Request(f"http://127.0.0.1:{port}{path}",
                                      headers={"Authorization": f"Bearer {token}"})
@@ -346,7 +359,8 @@ def test_redis_away_for_20_seconds_under_play(tmp_path: Path, bob: Any, alice: A
         worker_log_lines=len(worker_log.splitlines()),
         worker_tracebacks=worker_log.count("Traceback"),
         daphne_log_lines=len(daphne_logs.splitlines()),
-        daphne_tracebacks=daphne_logs.count("Traceback"))
+        daphne_tracebacks=daphne_logs.count("Traceback"),
+        daphne_traceback_heads=sorted(set(traceback_heads(daphne_logs))))
     print(json.dumps(report, indent=1))
     refused = report.pop("refused", ([], None))
     # The REST API kept answering (its throttle fails open), never a 500.
