@@ -101,32 +101,20 @@ def your_turn(game: Any, state: Any, table: Any, now: datetime, seat: int) -> Js
 
 
 def build_batch(run: TableRun, *, new_turn: bool) -> Batch:
-    """Every message one accepted command produces, with their groups, in the order
-    they are sent: the ``your_turn`` messages first. A client learns that it missed
-    messages from the version of ``events`` (or of ``pong``); a ``your_turn`` sent after
-    the ``events`` of its version could be lost unnoticed (the channel layer failing
-    between the two sends): the player would have seen the change and wait for a turn
-    nobody tells it of. Sent first, a lost turn loses the ``events`` after it too (the
-    breaker, :class:`LayerHealth`), and the client resyncs on the gap."""
+    """Every message one accepted command produces, with their groups."""
     table, game, state, now = run.table, run.game, run.state, run.now
     version, turn = table.version, turn_info(table, now)
     batch: Batch = []
-    private: dict[int, list[Event]] = {}
-    for event in run.events:
-        if not isinstance(event, dict) and event.audience is not None:
-            private.setdefault(event.audience, []).append(event)
-    seats = run.seats if private or new_turn else []
-    if new_turn:
-        for seat in run.to_act():
-            occupant = seats[seat]
-            if occupant is not None:
-                batch.append((player_group(table.pk, occupant.player_id),
-                              your_turn(game, state, table, now, seat)))
     for group, viewer in ((public_group(table.pk), Viewer.spectator()),
                           (omniscient_group(table.pk), Viewer.superuser())):
         events = [p for e in run.events if (p := project(game, e, viewer)) is not None]
         batch.append((group, {"type": "events", "table": table.pk, "version": version,
                               "events": events, "turn": turn}))
+    private: dict[int, list[Event]] = {}
+    for event in run.events:
+        if not isinstance(event, dict) and event.audience is not None:
+            private.setdefault(event.audience, []).append(event)
+    seats = run.seats if private or new_turn else []
     for seat, events in private.items():
         occupant = seats[seat] if seat < len(seats) else None
         if occupant is None:
@@ -136,6 +124,12 @@ def build_batch(run: TableRun, *, new_turn: bool) -> Batch:
             "type": "private", "table": table.pk, "version": version, "seat": seat,
             "events": [p for e in events if (p := project(game, e, viewer)) is not None],
         }))
+    if new_turn:
+        for seat in run.to_act():
+            occupant = seats[seat]
+            if occupant is not None:
+                batch.append((player_group(table.pk, occupant.player_id),
+                              your_turn(game, state, table, now, seat)))
     return batch
 
 
