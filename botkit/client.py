@@ -24,7 +24,8 @@ from typing import Any
 
 from botkit.bot import Json
 
-__all__ = ["ConnectionLost", "RestClient", "ServerError", "WebsocketClient", "act_command"]
+__all__ = ["ConnectionLost", "RestClient", "ServerError", "TurnWatch", "WebsocketClient",
+           "act_command"]
 
 
 def act_command(hand: int, version: int, action: Json, policy: list[Json] | None = None
@@ -151,6 +152,72 @@ class RestClient:
         return self.json("GET", f"players/{urllib.parse.quote(player)}/stats/")
 
 
+class TurnWatch:
+    """Notices a turn of one's own announced without its ``your_turn``.
+
+    Every ``events`` message names whose turn it is now (``turn``: seat, hand,
+    deadline); the ``your_turn`` of the same change goes to the player's connections
+    right after it, with the same deadline. When the server loses its message broker
+    between the two sends, the player has the change's version but not its turn, and
+    ``pong`` shows no gap. So: when an ``events`` message names one of this
+    connection's seats for a turn not seen before and no ``your_turn`` with that
+    turn's deadline has arrived ``grace`` seconds later, the client should ask for a
+    snapshot (which brings the pending ``your_turn``): :meth:`overdue` says when, once
+    per turn. A client's seats are those of ``snapshot.you.seats`` and of the
+    ``private`` and ``your_turn`` messages it got. Pure logic; ``clock`` is seconds.
+    """
+
+    def __init__(self, grace: float = 1.0, clock: Any = time.monotonic) -> None:
+        self.grace = grace
+        self.clock = clock
+        self.seats: set[int] = set()
+        self.turn: tuple[Any, Any, Any] | None = None  # the last public turn (seat, hand, deadline)
+        self.answered: set[tuple[Any, Any, Any]] = set()  # turns whose your_turn arrived
+        self.due: float | None = None  # when the current turn's your_turn is overdue
+
+    def saw(self, message: Json) -> None:
+        kind = message.get("type")
+        if kind == "snapshot":
+            you = message.get("you")
+            seats = you.get("seats") if isinstance(you, dict) else None
+            if isinstance(seats, list):
+                self.seats = {s for s in seats if type(s) is int}
+            self.public(message.get("turn"))
+        elif kind == "events":
+            self.public(message.get("turn"))
+        elif kind == "private" and type(message.get("seat")) is int:
+            self.seats.add(message["seat"])
+        elif kind == "your_turn" and type(message.get("seat")) is int:
+            self.seats.add(message["seat"])
+            key = (message["seat"], message.get("hand"), message.get("deadline"))
+            self.answered.add(key)
+            if key == self.turn:
+                self.due = None
+
+    def public(self, turn: Any) -> None:
+        key = ((turn.get("seat"), turn.get("hand"), turn.get("deadline"))
+               if isinstance(turn, dict) else None)
+        if key == self.turn:
+            return  # the same turn goes on (someone sat down, a chat...)
+        self.turn = key
+        self.due = None
+        if key is not None and key[0] in self.seats and key not in self.answered:
+            self.due = self.clock() + self.grace
+        if key is None or len(self.answered) > 64:  # a round ended: old turns are gone
+            self.answered = {k for k in self.answered if key is not None and k[1] == key[1]}
+
+    def wait(self) -> float | None:
+        """Seconds until :meth:`overdue` may say yes (``None``: nothing awaited)."""
+        return None if self.due is None else max(0.0, self.due - self.clock())
+
+    def overdue(self) -> bool:
+        """True once when the current turn's ``your_turn`` is late: ask for a snapshot."""
+        if self.due is None or self.clock() < self.due:
+            return False
+        self.due = None
+        return True
+
+
 class WebsocketClient:
     """The table websocket (docs/protocol.md) authenticated by the bot token.
 
@@ -160,7 +227,9 @@ class WebsocketClient:
     ``version`` is the highest table version that arrived (``snapshot``, ``events``).
     A ``pong`` carries the table's committed version: when it is ahead, messages were
     lost on the way (the server could not deliver them), so the client asks for a
-    snapshot by itself (counted in ``resyncs``) and the caller gets it as usual.
+    snapshot by itself (counted in ``resyncs``) and the caller gets it as usual; so
+    it does when an ``events`` message names one of its seats to act and that turn's
+    ``your_turn`` does not follow within a second (:class:`TurnWatch`).
     """
 
     def __init__(self, server: str, token: str, table_id: int | None = None, *,
@@ -174,6 +243,7 @@ class WebsocketClient:
         self.sent = 0
         self.version = 0
         self.resyncs = 0
+        self.turns = TurnWatch()
 
     @classmethod
     def for_match(cls, server: str, token: str, match_id: int,
@@ -210,9 +280,13 @@ class WebsocketClient:
         from websockets.exceptions import ConnectionClosed
 
         while True:
+            wait = self.turns.wait()
             try:
-                text = self.connection.recv(timeout=idle)
+                text = self.connection.recv(timeout=idle if wait is None else min(idle, wait))
             except TimeoutError:
+                if self.turns.overdue():
+                    self.resync()
+                    continue
                 self.send({"type": "ping"})
                 yield None
                 continue
@@ -224,7 +298,9 @@ class WebsocketClient:
             yield message
 
     def noticed(self, message: Json) -> None:
-        """Track the version; a ``pong`` ahead of it asks for a snapshot (a silent gap)."""
+        """Track the version; a ``pong`` ahead of it asks for a snapshot (a silent gap),
+        and so does a turn of ours announced without its ``your_turn``."""
+        self.turns.saw(message)
         version = message.get("version")
         if type(version) is not int:
             return
@@ -232,8 +308,15 @@ class WebsocketClient:
         if kind in ("snapshot", "events"):
             self.version = max(self.version, version)
         elif kind == "pong" and version > self.version:
-            self.resyncs += 1
-            self.send({"type": "snapshot"})
+            self.turns.due = None  # the snapshot asked for now brings that turn too
+            self.resync()
+            return
+        if self.turns.overdue():
+            self.resync()
+
+    def resync(self) -> None:
+        self.resyncs += 1
+        self.send({"type": "snapshot"})
 
     def close(self) -> None:
         if self.connection is not None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from botkit.client import WebsocketClient
+from botkit.client import TurnWatch, WebsocketClient
 
 
 class FakeConnection:
@@ -66,3 +66,78 @@ def test_when_quiet_it_pings() -> None:
     client.connection = connection
     assert next(client.messages(idle=0.01)) is None
     assert [m["type"] for m in connection.sent] == ["ping"]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def turn(seat: int, hand: int = 3, deadline: str = "2026-12-07T20:00:05+00:00") -> dict[str, Any]:
+    return {"seat": seat, "hand": hand, "deadline": deadline, "time_left": 5.0}
+
+
+def watch_of(seats: list[int]) -> tuple[TurnWatch, Clock]:
+    clock = Clock()
+    watch = TurnWatch(grace=1.0, clock=clock)
+    watch.saw({"type": "snapshot", "version": 40, "hand": 3, "turn": None,
+               "you": {"seats": seats}})
+    return watch, clock
+
+
+def test_a_turn_of_ours_announced_without_its_your_turn_is_overdue_once() -> None:
+    watch, clock = watch_of([1])
+    watch.saw({"type": "events", "version": 41, "events": [], "turn": turn(1)})
+    assert not watch.overdue() and watch.wait() == 1.0
+    clock.now += 0.9
+    assert not watch.overdue()
+    clock.now += 0.2
+    assert watch.overdue()  # the broker went away between the events and the your_turn
+    assert not watch.overdue() and watch.wait() is None  # asked once per turn
+    # The same turn goes on (someone sat down): nothing new is awaited.
+    watch.saw({"type": "events", "version": 42, "events": [], "turn": turn(1)})
+    clock.now += 5
+    assert not watch.overdue()
+
+
+def test_its_your_turn_in_time_or_another_seats_turn_awaits_nothing() -> None:
+    watch, clock = watch_of([1])
+    watch.saw({"type": "events", "version": 41, "events": [], "turn": turn(1)})
+    watch.saw({"type": "your_turn", "version": 41, "hand": 3, "seat": 1,
+               "deadline": turn(1)["deadline"]})
+    watch.saw({"type": "events", "version": 42, "events": [], "turn": turn(0, deadline="b")})
+    watch.saw({"type": "events", "version": 43, "events": [], "turn": None})
+    clock.now += 10
+    assert not watch.overdue() and watch.wait() is None
+
+
+def test_a_your_turn_that_overtook_its_events_counts() -> None:
+    watch, clock = watch_of([])
+    # private and your_turn name the seats of this connection (it sat after its snapshot)
+    watch.saw({"type": "private", "version": 41, "seat": 2, "events": []})
+    watch.saw({"type": "your_turn", "version": 42, "hand": 3, "seat": 2,
+               "deadline": turn(2)["deadline"]})
+    watch.saw({"type": "events", "version": 42, "events": [], "turn": turn(2)})
+    clock.now += 10
+    assert not watch.overdue()
+    watch.saw({"type": "events", "version": 44, "events": [], "turn": turn(2, deadline="c")})
+    clock.now += 1
+    assert watch.overdue()
+
+
+def test_the_client_asks_for_a_snapshot_when_its_turn_does_not_come() -> None:
+    client = WebsocketClient("http://127.0.0.1:8000", "pkb_x", 1)
+    client.turns.grace = 0.0
+    connection = FakeConnection([
+        {"type": "snapshot", "version": 40, "hand": 3, "turn": None, "you": {"seats": [0]}},
+        {"type": "events", "version": 41, "events": [], "turn": turn(0)},
+    ])
+    client.connection = connection
+    stream = client.messages(idle=0.01)
+    assert [next(stream)["type"] for _ in range(2)] == ["snapshot", "events"]  # type: ignore[index]
+    assert [m["type"] for m in connection.sent] == ["snapshot"]  # at once: no grace here
+    assert next(stream) is None and [m["type"] for m in connection.sent] == ["snapshot", "ping"]
+    assert client.resyncs == 1

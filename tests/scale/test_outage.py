@@ -115,7 +115,9 @@ class Servers:
 
 class Player:
     """A websocket client that answers every turn at once, pings every second and asks
-    for a snapshot when a pong's version is ahead of what it has seen."""
+    for a snapshot when a pong's version is ahead of what it has seen, or when an
+    ``events`` message names its seat to act and the turn's ``your_turn`` does not
+    follow (``botkit.client.TurnWatch``: Redis stopped between the two sends)."""
 
     def __init__(self, name: str, token: str, port: int, table_id: int,
                  seat: int | None) -> None:
@@ -124,6 +126,7 @@ class Player:
         self.version = 0
         self.events_at: list[tuple[float, int]] = []  # (monotonic, version) of live events
         self.resyncs = 0
+        self.turn_resyncs = 0
         self.turns = 0
         self.acks = 0
         self.errors: list[str] = []
@@ -147,16 +150,23 @@ class Player:
                 await asyncio.sleep(0.5)
 
     async def play(self, ws: Any, stop: asyncio.Event) -> None:
+        from botkit.client import TurnWatch
+
+        watch = TurnWatch()
         pinged = time.monotonic()
         while not stop.is_set():
             if time.monotonic() - pinged >= PING_EVERY:
                 await ws.send(json.dumps({"type": "ping"}))
                 pinged = time.monotonic()
+            if watch.overdue():
+                self.turn_resyncs += 1
+                await ws.send(json.dumps({"type": "snapshot"}))
             try:
                 text = await asyncio.wait_for(ws.recv(), 0.1)
             except TimeoutError:
                 continue
             message = json.loads(text)
+            watch.saw(message)
             kind = message["type"]
             if kind == "events":
                 self.events_at.append((time.monotonic(), message["version"]))
@@ -366,6 +376,7 @@ def test_redis_away_for_20_seconds_under_play(tmp_path: Path, bob: Any, alice: A
         hands=Hand.objects.filter(table=table, ended_at__isnull=False).count(),
         turns_answered={p.name: p.turns for p in players if p.seat is not None},
         resyncs_by_pong={p.name: p.resyncs for p in players},
+        resyncs_by_turn={p.name: p.turn_resyncs for p in players},
         client_errors={p.name: p.errors[:5] for p in players if p.errors},
         worker_log_lines=len(worker_log.splitlines()),
         worker_tracebacks=logged_tracebacks(worker_log),
