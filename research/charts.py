@@ -5,6 +5,12 @@ y axis gets "nice" ticks (1, 2 or 5 times a power of ten) labelled with a real m
 sign (U+2212) and thousands separators; the left margin is computed from the longest
 label so that no label is clipped; the legend sits below the plot, outside it, in as
 many rows as the names need.
+
+Each chart comes in two layouts, drawn as two svgs of which the stylesheet shows one: the
+wide one (a 720-unit viewBox) and, under ``"narrow"``, one for phones (a 310-unit viewBox
+with bigger type). An svg scales its text with its width: the wide layout squeezed into
+a phone's 300 px would print its labels 5 px high, the narrow one prints them at 11 px
+or more down to 270 px (see ``svg.chart-narrow`` in ``static/css/site.css``).
 """
 
 from __future__ import annotations
@@ -20,19 +26,25 @@ FONT = 11  # label font size (px in the viewBox)
 LEGEND_FONT = 12
 # Generous average glyph widths (digits and Latin letters of system-ui fonts are about
 # 0.55–0.6 em wide): an estimate on the safe side, so the margin is never too small.
-CHAR_W = 0.62 * FONT
-LEGEND_CHAR_W = 0.62 * LEGEND_FONT
-LEGEND_ROW = 18
+EM_W = 0.62
+CHAR_W = EM_W * FONT
+LEGEND_CHAR_W = EM_W * LEGEND_FONT
 LEGEND_SWATCH = 14  # the coloured stroke before a name, and its gap
+# The phone layout: 13 units of 310 are 11.3 px on a chart 270 px wide (a 360 px phone).
+NARROW_WIDTH = 310
+NARROW_FONT = 13
+NARROW_LEGEND_FONT = 14
+NARROW_PAD = 8
 
 
-def number(value: float, *, sign: bool = False) -> str:
+def number(value: float, *, sign: bool = False, digits: int = 0) -> str:
     """``-138732`` → ``−138,732`` (a real minus sign); ``sign`` puts ``+`` before
-    positive numbers."""
-    text = f"{abs(value):,.0f}"
-    if round(value) < 0:
+    positive numbers; ``digits`` after the point (``number(-4.25, digits=1)`` →
+    ``−4.2``). A value that rounds to zero has no sign."""
+    text = f"{abs(value):,.{digits}f}"
+    if round(value, digits) < 0:
         return MINUS + text
-    return ("+" + text) if sign and round(value) > 0 else text
+    return ("+" + text) if sign and round(value, digits) > 0 else text
 
 
 def nice_ticks(low: float, high: float, count: int = 5, min_step: float = 1) -> list[float]:
@@ -61,22 +73,44 @@ def _text_width(text: str, char_w: float = CHAR_W) -> float:
     return len(text) * char_w
 
 
+def _legend_label(name: str, result: str, room: float) -> str:
+    """``name (result)``, the name cut short with an ellipsis when the whole would not
+    fit in ``room`` characters (the line's tooltip and the results table have it whole)."""
+    label = f"{name} ({result})"
+    if len(label) <= room:
+        return label
+    keep = max(1, math.floor(room) - len(result) - 4)
+    return f"{name[:keep]}… ({result})"
+
+
 def line_chart(series: Mapping[str, Sequence[float]], *, step: int = 1, width: int = 720,
                height: int = 300, pad: int = 16) -> dict[str, Any]:
-    """The layout of the template ``research/_chart.svg.html``.
+    """The layouts of the template ``research/_chart.svg.html``: the wide one, with the
+    phone's under ``"narrow"``.
 
     ``series`` maps a name to its values at hands ``step, 2*step, ...``. ``height`` is
     the plot's height plus its axes; the legend adds rows below it. ``pad`` is the
     outer margin.
     """
+    chart = layout(series, step=step, width=width, height=height, pad=pad)
+    chart["narrow"] = layout(series, step=step, width=NARROW_WIDTH, height=round(height * 0.8),
+                             pad=NARROW_PAD, font=NARROW_FONT, legend_font=NARROW_LEGEND_FONT)
+    return chart
+
+
+def layout(series: Mapping[str, Sequence[float]], *, step: int, width: int, height: int,
+           pad: int, font: int = FONT, legend_font: int = LEGEND_FONT) -> dict[str, Any]:
+    """One layout of :func:`line_chart`, its labels ``font`` units high and the
+    legend's ``legend_font``."""
+    char_w, legend_char_w, row_h = EM_W * font, EM_W * legend_font, legend_font + 6
     values = [v for points in series.values() for v in points] or [0.0]
     ticks = nice_ticks(min(0.0, *values), max(0.0, *values))
     low, high = ticks[0], ticks[-1]
     labels = [number(v, sign=True) for v in ticks]
-    left = pad + math.ceil(max(_text_width(label) for label in labels)) + 8
+    left = pad + math.ceil(max(_text_width(label, char_w) for label in labels)) + 8
     right = width - pad
     top = pad
-    bottom = height - pad - FONT - 8  # room for the x labels below the axis
+    bottom = height - pad - font - 8  # room for the x labels below the axis
     longest = max((len(p) for p in series.values()), default=1) or 1
     inner_w, inner_h = right - left, bottom - top
 
@@ -91,8 +125,9 @@ def line_chart(series: Mapping[str, Sequence[float]], *, step: int = 1, width: i
     for index, (name, points) in enumerate(series.items()):
         coords = [(x(0), y(0))] + [(x(i + 1), y(v)) for i, v in enumerate(points)]
         last = points[-1] if points else 0
-        label = f"{name} ({number(last, sign=True)})"
-        item_w = LEGEND_SWATCH + 4 + _text_width(label, LEGEND_CHAR_W) + 16
+        label = _legend_label(name, number(last, sign=True),
+                              (width - 2 * pad - LEGEND_SWATCH - 4) / legend_char_w)
+        item_w = LEGEND_SWATCH + 4 + _text_width(label, legend_char_w) + 16
         if legend_x > pad and legend_x + item_w > width - pad:
             legend_x, legend_row = float(pad), legend_row + 1
         lines.append({
@@ -105,17 +140,21 @@ def line_chart(series: Mapping[str, Sequence[float]], *, step: int = 1, width: i
         legend_x += item_w
     legend_top = height + 4
     for line in lines:
-        line["legend_y"] = legend_top + LEGEND_ROW * line["legend_row"] + LEGEND_FONT
-        line["legend_line_y"] = line["legend_y"] - LEGEND_FONT / 3
-    total_h = legend_top + LEGEND_ROW * (legend_row + 1) + 4 if lines else height
+        line["legend_y"] = legend_top + row_h * line["legend_row"] + legend_font
+        line["legend_line_y"] = line["legend_y"] - legend_font / 3
+    total_h = legend_top + row_h * (legend_row + 1) + 4 if lines else height
     hands = longest * step
+    middle, end = number(hands / 2), f"{number(hands)} hands"
     x_ticks = [{"x": round(x(0), 1), "label": "0", "anchor": "start"},
-               {"x": round(x(longest / 2), 1), "label": number(hands / 2), "anchor": "middle"},
-               {"x": round(x(longest), 1), "label": f"{number(hands)} hands", "anchor": "end"}]
+               {"x": round(x(longest / 2), 1), "label": middle, "anchor": "middle"},
+               {"x": round(x(longest), 1), "label": end, "anchor": "end"}]
+    if x(longest / 2) + _text_width(middle, char_w) / 2 + char_w > right - _text_width(end, char_w):
+        del x_ticks[1]  # it would run into the last label (a narrow chart of many hands)
     return {
         "width": width, "height": round(total_h), "plot_height": height, "pad": pad,
+        "font": font, "legend_font": legend_font,
         "left": left, "right": right, "top": top, "bottom": bottom,
-        "label_x": left - 6, "x_label_y": bottom + FONT + 6,
+        "label_x": left - 6, "x_label_y": bottom + font + 6,
         "lines": lines, "zero_y": round(y(0), 1), "hands": hands,
         "ticks": [{"y": round(y(v), 1), "label": label, "zero": v == 0}
                   for v, label in zip(ticks, labels, strict=True)],

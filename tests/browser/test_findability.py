@@ -1,10 +1,10 @@
 """Finding one's way as a new user: the header and the account page lead to one's hands
 and statistics (and, for testers, the batch matches and research sessions); a tester
 starts a batch match from the web and reaches its results, whose chart's labels are
-all inside the chart and read negative numbers with a real minus; no page scrolls
-sideways on a phone or a laptop; the replay draws the viewer's own seat at the bottom
-and its final banner stands out; with PUBLIC_SPECTATING=1 a visitor who is not logged
-in sees the lobby and watches a table."""
+all inside the chart, at least 10 px high on screen (on a phone too), and read negative
+numbers with a real minus; no page scrolls sideways on a phone or a laptop; the replay
+draws the viewer's own seat at the bottom and its final banner stands out; with
+PUBLIC_SPECTATING=1 a visitor who is not logged in sees the lobby and watches a table."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ from .helpers import finished_hand, make_table
 
 MINUS = "\u2212"
 SIZES = ((390, 844), (1366, 768))
+# The chart shown: the wide layout or, on a phone, the narrow one (static/css/site.css).
+CHART = "svg.chart:visible, svg.chart-narrow:visible"
 
 
 def no_sideways_scroll(page: Any, what: str) -> None:
@@ -74,31 +76,35 @@ def test_tester_starts_a_batch_match_and_reads_its_chart(server: Any, open_page:
     page.click("#match-results")
     expect(page.locator("h1")).to_have_text(re.compile(r"Match \d+"))
     chart_is_readable(page)
-    page.locator("svg.chart").scroll_into_view_if_needed()
+    page.locator(CHART).first.scroll_into_view_if_needed()
     shot(page, "findability-match-chart")
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         no_sideways_scroll(page, f"match page at {width}")
         chart_is_readable(page)
     page.set_viewport_size({"width": 390, "height": 844})
-    page.locator("svg.chart").scroll_into_view_if_needed()
+    page.locator(CHART).first.scroll_into_view_if_needed()
     shot(page, "findability-match-chart-phone")
 
 
 def chart_is_readable(page: Any) -> None:
-    """Every label of the chart lies inside the svg; negative numbers have a real minus
-    sign; the legend is below the plot area. The geometry is read in one look (one
-    script in the page): a layout change between reading the svg's box and its labels
-    (the page still settling) once put every label 20 px "outside"."""
-    svg = page.locator("svg.chart").first
-    expect(svg).to_be_visible()
+    """Every label of the chart lies inside the svg and is at least 10 px high on screen
+    (an svg scales its text with itself: squeezed onto a phone, the wide layout's were
+    5 px); negative numbers have a real minus sign; the legend is below the plot area.
+    The geometry is read in one look (one script in the page): a layout change between
+    reading the svg's box and its labels (the page still settling) once put every label
+    20 px "outside"."""
+    svg = page.locator(CHART)
+    expect(svg).to_have_count(1)
     shape = svg.evaluate("""(svg) => {
       const box = (e) => { const b = e.getBoundingClientRect();
                            return {x: b.x, y: b.y, width: b.width, height: b.height}; };
       const legend = svg.querySelector("g.legend text");
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      const px = (t) => parseFloat(getComputedStyle(t).fontSize) * scale;
       return {box: box(svg),
               texts: [...svg.querySelectorAll("text")].map((t) => ({text: t.textContent,
-                                                                   ...box(t)})),
+                                                                   font: px(t), ...box(t)})),
               lines: svg.querySelectorAll("line").length,
               polylines: [...svg.querySelectorAll("polyline")].map(box),
               legend: legend ? box(legend) : null};
@@ -110,6 +116,8 @@ def chart_is_readable(page: Any) -> None:
                   and label["x"] + label["width"] <= box["x"] + box["width"] + 0.5
                   and label["y"] + label["height"] <= box["y"] + box["height"] + 0.5)
         assert inside, f"{label['text']!r} at {label} outside {box}"
+        assert label["font"] >= 10 and label["height"] >= 10, \
+            f"{label['text']!r} is {label['font']:.1f} px high on screen: {label}"
     y_labels = [t.strip() for t in svg.locator("text.y-label").all_text_contents()]
     assert any(t.startswith(MINUS) for t in y_labels), y_labels
     assert not any(t.startswith("-") for t in y_labels), y_labels
