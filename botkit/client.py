@@ -203,12 +203,18 @@ class TurnWatch:
         self.due = None
         if key is not None and key[0] in self.seats and key not in self.answered:
             self.due = self.clock() + self.grace
-        if key is None or len(self.answered) > 64:  # a round ended: old turns are gone
-            self.answered = {k for k in self.answered if key is not None and k[1] == key[1]}
+        if key is None:  # nobody to act: the turns answered so far are over
+            self.answered.clear()
+        elif len(self.answered) > 64:  # keep the running round's only
+            self.answered = {k for k in self.answered if k[1] == key[1]}
 
     def wait(self) -> float | None:
         """Seconds until :meth:`overdue` may say yes (``None``: nothing awaited)."""
         return None if self.due is None else max(0.0, self.due - self.clock())
+
+    def resynced(self) -> None:
+        """A snapshot was asked for: it brings the pending ``your_turn`` too."""
+        self.due = None
 
     def overdue(self) -> bool:
         """True once when the current turn's ``your_turn`` is late: ask for a snapshot."""
@@ -308,13 +314,13 @@ class WebsocketClient:
         if kind in ("snapshot", "events"):
             self.version = max(self.version, version)
         elif kind == "pong" and version > self.version:
-            self.turns.due = None  # the snapshot asked for now brings that turn too
             self.resync()
             return
         if self.turns.overdue():
             self.resync()
 
     def resync(self) -> None:
+        self.turns.resynced()
         self.resyncs += 1
         self.send({"type": "snapshot"})
 

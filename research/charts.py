@@ -28,7 +28,6 @@ LEGEND_FONT = 12
 # 0.55–0.6 em wide): an estimate on the safe side, so the margin is never too small.
 EM_W = 0.62
 CHAR_W = EM_W * FONT
-LEGEND_CHAR_W = EM_W * LEGEND_FONT
 LEGEND_SWATCH = 14  # the coloured stroke before a name, and its gap
 # The phone layout: 13 units of 310 are 11.3 px on a chart 270 px wide (a 360 px phone).
 NARROW_WIDTH = 310
@@ -69,7 +68,7 @@ def nice_ticks(low: float, high: float, count: int = 5, min_step: float = 1) -> 
     return ticks
 
 
-def _text_width(text: str, char_w: float = CHAR_W) -> float:
+def _text_width(text: str, char_w: float) -> float:
     return len(text) * char_w
 
 
