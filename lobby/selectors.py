@@ -18,6 +18,7 @@ from django.utils import timezone
 from accounts.models import Player
 from engine.errors import EngineError
 from engine.registry import GAMES
+from tables import handlog
 from tables import selectors as table_selectors
 from tables.models import Hand, HandPlayer, Seat, Standing, Table, TableStatus
 
@@ -390,6 +391,8 @@ def current_hand_log(table: Table, user: Any) -> Json:
     hand = table.current_hand
     if hand is None:
         return {"hand": None, "number": None, "events": []}
+    if table.replay_from is not None:  # (a live table's round: its logs in steps too)
+        handlog.attach_steps([hand])
     own: list[int] = []
     if getattr(user, "is_authenticated", False):
         own = list(Seat.objects.filter(table=table, player__owner=user)

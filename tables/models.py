@@ -63,6 +63,11 @@ class Table(models.Model):
     # tables (``status``, indexed) instead.
     deadline = models.DateTimeField(null=True, blank=True)  # turn timer
     bot_due = models.DateTimeField(null=True, blank=True)  # house bot to act
+    # ``None``: ``state`` is the game state now. A number n: ``state`` is the state after
+    # the first n calls of the running round ``current_hand``, whose later calls (in its
+    # row and its steps, :class:`HandStep`) bring it up to date: a live table's owner
+    # writes the state when a round starts, not at every action (tables.handlog).
+    replay_from = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["name"]
@@ -140,6 +145,25 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"hand {self.number} at table {self.table_id}"
+
+
+class HandStep(models.Model):
+    """What a running round's logs gained in one group commit of its table's owner
+    (tables.owner): appended, instead of rewriting the round's whole logs at every
+    action. ``part`` is ``{"at": {log: length before}, log: [new entries], …}`` for the
+    logs ``events``, ``calls``, ``hidden`` and ``policies`` (only those that grew). A
+    round's steps are deleted when it ends, its row then holding its logs whole
+    (:func:`tables.handlog.merge`)."""
+
+    id = models.BigAutoField(primary_key=True)
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="steps")
+    part = models.JSONField()
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"step {self.pk} of hand {self.hand_id}"
 
 
 class HandPlayer(models.Model):

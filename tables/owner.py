@@ -72,7 +72,7 @@ from redis.exceptions import RedisError
 from accounts.credentials import REVOKED, announced, still_valid
 from accounts.models import Player, User
 
-from . import fanout, pipeline, presence, rowsql, selectors, services
+from . import fanout, handlog, pipeline, presence, rowsql, selectors, services
 from .errors import TableError
 from .models import Hand, Seat, Table, TableStatus
 from .outage import HANDSHAKE_LAYER_TIMEOUT, UNAVAILABLE, Outage
@@ -202,6 +202,12 @@ class Live:
         self.remote = True  # other processes may have connections to it (relay its events)
         self.published = run.table.version  # the last version sent
         self.since = 0.0  # when its oldest change not yet in a commit was made
+        # The round whose start the stored state is (its later calls replay on it), and
+        # how long the running round's logs are in the database (row and steps).
+        self.state_hand: int | None = None  # (none yet: the first commit writes it)
+        hand = run.hand_row
+        self.logged: tuple[int, handlog.Lengths] | None = (
+            None if hand is None else (hand.pk, handlog.lengths(hand)))
 
     # -- the sink of TableRun (write-behind)
     def write(self, row: models.Model, fields: tuple[str, ...]) -> None:
@@ -233,17 +239,29 @@ class Live:
         """What the next commit writes for this table, copied now (the live objects
         change on while the commit runs in its thread)."""
         run, table = self.run, self.run.table
-        table.state = run.game.dump(run.state)
         hand = run.hand_row
-        if hand is not None and hand.pk not in self.new_hands:
-            self.write(hand, LOG_FIELDS)
+        ended = [pk for (model, pk), (_, fields) in self.rows.items()
+                 if model is Hand and "ended_at" in fields and pk not in self.new_hands]
+        if hand is not None and hand.pk not in self.new_hands:  # what its logs gained
+            if self.logged is not None and self.logged[0] == hand.pk:
+                if (step := handlog.step(hand, self.logged[1])) is not None:
+                    self.inserts.append(step)
+            else:  # (cannot be: a new round is inserted whole) - its logs whole
+                self.write(hand, handlog.LOGS)
+        lean = hand is not None and hand.pk == self.state_hand
+        if not lean:  # a round started or none runs: the state itself
+            table.state = run.game.dump(run.state)
+            table.replay_from = None if hand is None else len(hand.calls)
+            self.state_hand = None if hand is None else hand.pk
+        self.logged = None if hand is None else (hand.pk, handlog.lengths(hand))
         cut = Cut(
             live=self, table=_clone(table), expected=self.durable_version,
             hands=[_snapshot(h) for h in self.new_hands.values()],
             updates=[(_snapshot(row), tuple(sorted(fields)))
                      for (model, pk), (row, fields) in self.rows.items()
                      if not (model is Hand and pk in self.new_hands)],
-            inserts=self.inserts, outbox=self.outbox, waiters=self.waiters, since=self.since)
+            inserts=self.inserts, outbox=self.outbox, waiters=self.waiters, since=self.since,
+            lean=lean, ended=ended)
         self.landed = asyncio.get_running_loop().create_future()
         cut.waiters.append(self.landed)
         self.durable_version = table.version
@@ -298,9 +316,10 @@ class Timings:
         return text or "nothing timed"
 
 
-LOG_FIELDS = ("events", "calls", "hidden", "policies")
-"""A round's logs, written whole with every commit of its table. (Tried: sending only
-what they gained, ``events = events || %s``: no gain at heads-up, docs/benchmarks.md.)"""
+LEAN_FIELDS = tuple(f for f in RUNTIME_FIELDS if f not in ("state", "replay_from"))
+"""A table row's fields written while its round runs (its state: when the round
+starts, :mod:`tables.handlog`)."""
+DELETE_STEPS = "DELETE FROM tables_handstep WHERE hand_id = ANY(%s)"
 
 
 def _clone(row: M) -> M:
@@ -330,9 +349,12 @@ class Cut:
     def __init__(self, *, live: Live, table: Table, expected: int, hands: list[Hand],
                  updates: list[tuple[models.Model, tuple[str, ...]]],
                  inserts: list[models.Model], outbox: list[fanout.Batch],
-                 waiters: list[asyncio.Future[None]], since: float) -> None:
+                 waiters: list[asyncio.Future[None]], since: float, lean: bool = False,
+                 ended: list[int] | None = None) -> None:
         self.live, self.table, self.expected = live, table, expected
         self.since = since
+        self.lean = lean  # the table row without its state (a round runs on)
+        self.ended = ended or []  # rounds that ended (not new here): their steps go
         self.hands, self.updates, self.inserts = hands, updates, inserts
         self.outbox, self.waiters = outbox, waiters
 
@@ -382,11 +404,15 @@ async def write_cuts(conn: psycopg.AsyncConnection[Any], cuts: list[Cut],
 
 
 def _statements(cuts: list[Cut]) -> list[pipeline.Statement]:
-    """The guarded table rows, the new rows (rounds first: other rows refer to them)
-    and the other rows' updates, by model and fields."""
-    sql, rows = rowsql.update_many(Table, RUNTIME_FIELDS, [c.table for c in cuts],
-                                   expected=[c.expected for c in cuts])
-    statements: list[pipeline.Statement] = [(GUARD.format(sql), rows)]
+    """The guarded table rows (with their state, or without: a round runs on), the new
+    rows (rounds first: other rows refer to them), the other rows' updates, by model
+    and fields, and the steps of the rounds that ended."""
+    statements: list[pipeline.Statement] = []
+    for lean, fields in ((False, RUNTIME_FIELDS), (True, LEAN_FIELDS)):
+        if group := [c for c in cuts if c.lean is lean]:
+            sql, rows = rowsql.update_many(Table, fields, [c.table for c in group],
+                                           expected=[c.expected for c in group])
+            statements.append((GUARD.format(sql), rows))
     inserts: list[models.Model] = [h for c in cuts for h in c.hands]  # hands first (keys)
     updates: dict[tuple[type, tuple[str, ...]], list[models.Model]] = {}
     for cut in cuts:
@@ -396,6 +422,8 @@ def _statements(cuts: list[Cut]) -> list[pipeline.Statement]:
     statements += rowsql.insert_many(inserts)
     statements += [rowsql.update_many(model, fields, objs)
                    for (model, fields), objs in updates.items()]
+    if ended := [pk for c in cuts for pk in c.ended]:
+        statements.append((DELETE_STEPS, [[ended]]))
     return statements
 
 
@@ -405,6 +433,8 @@ def load_many(table_ids: list[int]) -> list[TableRun]:
     tables = list(Table.objects.filter(pk__in=table_ids))
     hands = Hand.objects.defer(*HAND_DEFER).in_bulk(
         [t.current_hand_id for t in tables if t.current_hand_id is not None])
+    handlog.attach_steps([hands[t.current_hand_id] for t in tables  # (one query)
+                          if t.replay_from is not None and t.current_hand_id in hands])
     seats: dict[int, dict[int, Seat]] = {}
     for seat in Seat.objects.filter(table_id__in=table_ids):
         seats.setdefault(seat.table_id, {})[seat.number] = seat

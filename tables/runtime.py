@@ -45,15 +45,16 @@ from engine.game import (
 )
 from engine.registry import Game, get_game
 
-from . import fanout, rowsql
+from . import fanout, handlog, rowsql
 from .errors import TableError
-from .models import Hand, HandPlayer, Seat, SeatState, Standing, Table, TableStatus
+from .models import Hand, HandPlayer, HandStep, Seat, SeatState, Standing, Table, TableStatus
 
 Json = dict[str, Any]
 # The columns a command may change; the rest of the row (name, settings, …) is not
 # rewritten on every action.
-RUNTIME_FIELDS = ("state", "version", "current_hand", "to_act_seat", "decision_version",
-                  "decision_key", "deadline", "bot_due", "status", "closed_at", "standings")
+RUNTIME_FIELDS = ("state", "replay_from", "version", "current_hand", "to_act_seat",
+                  "decision_version", "decision_key", "deadline", "bot_due", "status",
+                  "closed_at", "standings")
 MAX_ROUNDS_PER_COMMAND = 20  # rounds that end at once (all-in blinds) before anyone acts
 SPECTATOR = Viewer.spectator()
 # Columns of the running round that a command never reads (written once, or at the end).
@@ -62,6 +63,13 @@ HAND_DEFER = ("start_state", "chance", "record")
 
 def conf(name: str) -> Any:
     return settings.TABLES[name]
+
+
+def owner_runtime() -> bool:
+    """Whether live tables are owned by one process each (tables.owner.enabled)."""
+    from . import owner
+
+    return owner.enabled()
 
 
 def rules_digest(game: str, settings_json: Json) -> str:
@@ -131,7 +139,9 @@ class TableRun:
         self.table = table
         self.now = now
         self.game: Game = get_game(table.game)
-        self.state: Any = self.game.load(table.state)
+        # Its round's logs merged from their steps: written whole with this command.
+        self._logs_merged = table.replay_from is not None
+        self.state: Any = handlog.current_state(self.game, table)
         self.events: list[Event | Json] = []
         self.hand_row: Hand | None = table.current_hand
         self._status_loaded = table.status
@@ -352,6 +362,8 @@ class TableRun:
                 detail=result.detail, secret=result.secret))
         if self.sink is None:
             HandPlayer.objects.bulk_create(results)
+            if self._logs_merged or owner_runtime():  # its steps: in its row now
+                HandStep.objects.filter(hand=row).delete()
         else:
             self.sink.insert(results)
         self.hand_row = None
@@ -570,6 +582,8 @@ class TableRun:
             fields = ("events", "calls", "hidden") if self._hidden_changed else ("events", "calls")
             if self._policy_added:
                 fields = (*fields, "policies")
+            if self._logs_merged:  # (merged from its steps: the row gets them all)
+                fields = handlog.LOGS
             rowsql.update_row(self.hand_row, fields)
         table.state = self.game.dump(self.state)
         if bump:

@@ -21,7 +21,7 @@ from engine.errors import EngineError
 from engine.game import RoundEnded, Viewer
 from engine.registry import get_game
 
-from . import fanout, rowsql
+from . import fanout, handlog, rowsql
 from .errors import TableError
 from .models import ChatMessage, Connection, Hand, Seat, Standing, Table, TableStatus
 
@@ -91,7 +91,7 @@ def snapshot(table_id: int, user: Any, bot: Player | None = None,
     if table is None:
         raise TableError("table_not_found", f"There is no table {table_id}.")
     game = get_game(table.game)
-    state = game.load(table.state)
+    state = handlog.current_state(game, table)  # (a live table's: its round replayed)
     rows = {s.number: s for s in Seat.objects.filter(table_id=table.pk).select_related("player")}
     players = {str(s.player_id): s.player for s in rows.values()}
     missing = [int(s.player_id) for s in game.seats(state)

@@ -23,9 +23,10 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from tables import fanout, owner, services
+from engine.registry import get_game
+from tables import fanout, handlog, owner, services
 from tables.errors import TableError
-from tables.models import Hand, Seat, Table
+from tables.models import Hand, HandStep, Seat, Table
 
 from ..tables.helpers import assert_chips_conserved, sit, turn
 
@@ -208,8 +209,19 @@ def table_rows(table_id: int) -> tuple[Any, ...]:
 
 
 def stored_logs(hand_id: int) -> tuple[Any, ...]:
+    """A round's logs as the database holds them: its row, its steps merged."""
     hand = Hand.objects.get(pk=hand_id)
-    return tuple(getattr(hand, name) for name in owner.LOG_FIELDS)
+    handlog.attach_steps([hand])
+    return tuple(getattr(hand, name) for name in handlog.LOGS)
+
+
+def stored_state(table_id: int) -> tuple[Any, int]:
+    """The table's game state as read back from the database (its round's calls
+    replayed on the stored state), and how many steps the database holds for it."""
+    table = Table.objects.get(pk=table_id)
+    game = get_game(table.game)
+    steps = HandStep.objects.filter(hand__table_id=table_id).count()
+    return game.dump(handlog.current_state(game, table)), steps
 
 
 async def test_a_rounds_logs_are_committed_with_each_action_and_replay_exactly(
@@ -230,6 +242,7 @@ async def test_a_rounds_logs_are_committed_with_each_action_and_replay_exactly(
         assert live is not None
         await host.committed(live)
         rows: dict[int, Hand] = {}  # the live copy's round rows, by id
+        most_steps = 0
         for _ in range(80):
             seat, hand, version, legal = await sync(turn)(table.pk)
             if seat is None:
@@ -241,11 +254,16 @@ async def test_a_rounds_logs_are_committed_with_each_action_and_replay_exactly(
             await host.command(table.pk, user, None, {
                 "type": "act", "hand": hand, "version": version,
                 "action": random_action(legal, rng)})
-            for row in (rows[hand], host.lives[table.pk].run.hand_row):
+            live = host.lives[table.pk]
+            for row in (rows[hand], live.run.hand_row):
                 if row is not None:  # (acknowledged: committed)
                     assert await sync(stored_logs)(row.pk) == tuple(
-                        getattr(row, name) for name in owner.LOG_FIELDS)
+                        getattr(row, name) for name in handlog.LOGS)
+            state, steps = await sync(stored_state)(table.pk)
+            assert state == live.run.game.dump(live.run.state)
+            most_steps = max(most_steps, steps)
         assert len(rows) >= 5 and host.stats["fast"] >= 20  # (until somebody is broke)
+        assert most_steps >= 2  # (the rounds' logs were appended, not rewritten)
 
         def finished() -> list[Hand]:
             return list(Hand.objects.filter(table_id=table.pk, ended_at__isnull=False)
@@ -255,6 +273,9 @@ async def test_a_rounds_logs_are_committed_with_each_action_and_replay_exactly(
         assert len(done) >= 4
         for stored in done:
             assert await sync(replay_round)(stored) == stored.events
+        steps_left = await sync(lambda: set(HandStep.objects.values_list("hand_id", flat=True)))()
+        running_now = host.lives[table.pk].run.hand_row
+        assert steps_left <= {getattr(running_now, "pk", None)}  # (ended rounds': gone)
     await sync(assert_chips_conserved)()
 
 
@@ -375,6 +396,76 @@ async def test_a_dead_owners_table_is_taken_over_from_its_last_commit(alice: Any
         user = await sync(whose_turn)(table.pk, alice, bob)
         assert await second.command(table.pk, user, None, command) == committed + 2
     await sync(assert_chips_conserved)()
+
+
+async def test_a_round_written_in_steps_is_read_back_exactly(alice: Any, bob: Any) -> None:
+    """While a round runs its owner writes the table's state only at the round's start
+    and appends what the round's logs gained (tables.handlog): a takeover replays the
+    round's calls on the stored state to exactly the dead owner's last committed copy
+    and plays on; a command in a transaction of its own (leaving mid-round) then reads
+    the same state and writes state and logs whole; the round's steps go when it ends."""
+    from tables.selectors import replay_round
+
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    first = owner.Host()
+    await first.start()
+    live = await first.live(table.pk)
+    assert live is not None
+    await first.committed(live)
+    hand = live.run.hand_row.pk
+    for _ in range(3):  # preflop call and check, a check on the flop: one round
+        command = await sync(act_command)(table.pk)
+        user = await sync(whose_turn)(table.pk, alice, bob)
+        await first.command(table.pk, user, None, command)
+    live = first.lives[table.pk]
+    assert live.run.hand_row.pk == hand and live.state_hand == hand
+    dead_state = live.run.game.dump(live.run.state)
+    dead_logs = tuple(list(getattr(live.run.hand_row, name)) for name in handlog.LOGS)
+
+    def stored() -> tuple[Any, ...]:
+        row = Table.objects.get(pk=table.pk)
+        steps = HandStep.objects.filter(hand_id=hand).count()
+        return row.state, row.replay_from, steps, Hand.objects.get(pk=hand).calls
+
+    state, replay_from, steps, row_calls = await sync(stored)()
+    assert state != dead_state and replay_from is not None  # (not rewritten per action)
+    assert steps == 3 and len(row_calls) < len(dead_logs[1])  # (appended in steps)
+    await stop(first)  # no goodbye: the lease runs out
+    async with running(owner.Host()) as second:
+        await asyncio.sleep(1.3)
+        await second.adopt()
+        live = second.lives[table.pk]
+        assert live.run.game.dump(live.run.state) == dead_state
+        assert tuple(getattr(live.run.hand_row, name) for name in handlog.LOGS) \
+            == dead_logs
+        await second.committed(live)
+        command = await sync(act_command)(table.pk)
+        user = await sync(whose_turn)(table.pk, alice, bob)
+        await second.command(table.pk, user, None, command)  # (committed in a step)
+        live = second.lives[table.pk]
+        assert live.run.hand_row.pk == hand
+        played = live.run.game.dump(live.run.state)
+        assert (await sync(stored_state)(table.pk))[0] == played
+        # Leaving mid-round: a transaction of its own reads the replayed state.
+        await second.command(table.pk, alice, None, {"type": "leave"})
+        assert second.stats["classic"] >= 1
+        state, replay_from, steps, row_calls = await sync(stored)()
+        assert len(row_calls) > len(dead_logs[1])  # (its logs whole in its row)
+        await asyncio.wait_for(asyncio.gather(*second.spawned), 10)
+        live = second.lives[table.pk]  # (loaded again)
+        assert (await sync(stored_state)(table.pk))[0] == live.run.game.dump(live.run.state)
+        for _ in range(10):  # on to the round's end (she folds when her turn comes)
+            seat, current, _version, _legal = await sync(turn)(table.pk)
+            if current != hand or seat is None:
+                break
+            command = await sync(act_command)(table.pk)
+            user = await sync(whose_turn)(table.pk, alice, bob)
+            await second.command(table.pk, user, None, command)
+        row = await sync(Hand.objects.select_related("table").get)(pk=hand)
+        assert row.ended_at is not None and (await sync(stored)())[2] == 0  # (steps gone)
+        assert row.calls[:len(dead_logs[1])] == dead_logs[1]  # (whole in its row)
+        assert await sync(replay_round)(row) == row.events
+        await sync(assert_chips_conserved)()
 
 
 async def test_turn_timer_fires_in_memory(alice: Any, bob: Any) -> None:

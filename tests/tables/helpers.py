@@ -20,9 +20,10 @@ def turn(table_id: int) -> tuple[int | None, int | None, int | None, dict[str, A
     if table.to_act_seat is None:
         return None, None, None, {}
     from engine.registry import get_game
+    from tables.handlog import current_state
 
     game = get_game(table.game)
-    state = game.load(table.state)
+    state = current_state(game, table)  # (a live table's: its round's calls replayed)
     return (table.to_act_seat, table.current_hand_id, table.decision_version,
             game.legal_actions(state, table.to_act_seat))
 
