@@ -404,7 +404,7 @@ async def test_a_round_written_in_steps_is_read_back_exactly(alice: Any, bob: An
     round's calls on the stored state to exactly the dead owner's last committed copy
     and plays on; a command in a transaction of its own (leaving mid-round) then reads
     the same state and writes state and logs whole; the round's steps go when it ends."""
-    from tables.selectors import replay_round
+    from tables.selectors import replay_round, viewer_for, visible_events
 
     (table,) = await sync(tables_with_players)(1, alice, bob)
     first = owner.Host()
@@ -430,6 +430,15 @@ async def test_a_round_written_in_steps_is_read_back_exactly(alice: Any, bob: An
     state, replay_from, steps, row_calls = await sync(stored)()
     assert state != dead_state and replay_from is not None  # (not rewritten per action)
     assert steps == 3 and len(row_calls) < len(dead_logs[1])  # (appended in steps)
+
+    def running_log() -> list[Any]:  # the table page's running round, from the database
+        from lobby.selectors import current_hand_log
+
+        return current_hand_log(Table.objects.select_related("current_hand").get(
+            pk=table.pk), alice)["events"]
+
+    assert await sync(running_log)() == visible_events(live.run.hand_row,
+                                                       viewer_for(alice, [0]))
     await stop(first)  # no goodbye: the lease runs out
     async with running(owner.Host()) as second:
         await asyncio.sleep(1.3)
