@@ -85,13 +85,22 @@ def snapshot(table_id: int, user: Any, bot: Player | None = None,
     """The whole table as this viewer may see it, at one version (one row read).
 
     Four queries: the table row (fixed SQL, :mod:`tables.rowsql`), its seats with
-    their players, the last chat lines, the connections' count. (A live table's
+    their players, the last chat lines, the connections' count; for a live table's
+    running round also the round, its steps and the version again
+    (:func:`tables.handlog.current_state`). (A live table's
     owner builds it from its copy instead, :meth:`tables.owner.Host.snapshot`.)"""
-    table = rowsql.get_row(Table, table_id)
-    if table is None:
-        raise TableError("table_not_found", f"There is no table {table_id}.")
-    game = get_game(table.game)
-    state = handlog.current_state(game, table)  # (a live table's: its round replayed)
+    for _ in range(5):
+        table = rowsql.get_row(Table, table_id)
+        if table is None:
+            raise TableError("table_not_found", f"There is no table {table_id}.")
+        game = get_game(table.game)
+        version, replayed = table.version, table.replay_from is not None
+        state = handlog.current_state(game, table)  # (a live table's: its round replayed)
+        # Its round and steps are read after its row: a commit landing in between would
+        # give a state ahead of the version told. (Every commit moves the version.)
+        if not replayed or rowsql.column_by_pk(Table, "version", [table_id]).get(
+                table_id) == version:
+            break
     rows = {s.number: s for s in Seat.objects.filter(table_id=table.pk).select_related("player")}
     players = {str(s.player_id): s.player for s in rows.values()}
     missing = [int(s.player_id) for s in game.seats(state)

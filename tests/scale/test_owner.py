@@ -477,6 +477,40 @@ async def test_a_round_written_in_steps_is_read_back_exactly(alice: Any, bob: An
         await sync(assert_chips_conserved)()
 
 
+async def test_a_snapshot_from_the_database_is_at_one_version(alice: Any, bob: Any) -> None:
+    """A live table's snapshot read from the database (another process's, the REST
+    API's) replays the round read after the table's row: when a commit lands in
+    between, it reads again, and the state it gives is the version it tells."""
+    from unittest import mock
+
+    from tables import selectors
+
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    async with running(owner.Host()) as host:
+        live = await host.live(table.pk)
+        assert live is not None
+        await host.committed(live)
+        for _ in range(2):  # (the round's logs in steps)
+            command = await sync(act_command)(table.pk)
+            await host.command(table.pk, await sync(whose_turn)(table.pk, alice, bob), None,
+                               command)
+        command = await sync(act_command)(table.pk)
+        user = await sync(whose_turn)(table.pk, alice, bob)
+        loop, original, landed = asyncio.get_running_loop(), handlog.attach_steps, []
+
+        def racing(hands: list[Hand]) -> None:
+            if not landed:  # a commit lands between the row's read and its round's
+                landed.append(asyncio.run_coroutine_threadsafe(
+                    host.command(table.pk, user, None, command), loop).result(10))
+            original(hands)
+
+        with mock.patch.object(handlog, "attach_steps", racing):
+            read = await sync(selectors.snapshot)(table.pk, bob, None)
+        built = await host.snapshot(table.pk, bob, None)
+        assert landed and read["version"] == built["version"] == landed[0]
+        assert _without_clock(read) == _without_clock(built)
+
+
 async def test_turn_timer_fires_in_memory(alice: Any, bob: Any) -> None:
     (table,) = await sync(tables_with_players)(1, alice, bob)
     async with running(owner.Host()) as host:
