@@ -89,13 +89,18 @@ def snapshot(table_id: int, user: Any, bot: Player | None = None,
     running round also the round, its steps and the version again
     (:func:`tables.handlog.current_state`). (A live table's
     owner builds it from its copy instead, :meth:`tables.owner.Host.snapshot`.)"""
-    for _ in range(5):
+    for attempt in range(5):
         table = rowsql.get_row(Table, table_id)
         if table is None:
             raise TableError("table_not_found", f"There is no table {table_id}.")
         game = get_game(table.game)
         version, replayed = table.version, table.replay_from is not None
-        state = handlog.current_state(game, table)  # (a live table's: its round replayed)
+        try:
+            state = handlog.current_state(game, table)  # (a live table's: round replayed)
+        except handlog.BrokenLog:  # (its round written whole and stepped on meanwhile)
+            if attempt == 4:
+                raise
+            continue
         # Its round and steps are read after its row: a commit landing in between would
         # give a state ahead of the version told. (Every commit moves the version.)
         if not replayed or rowsql.column_by_pk(Table, "version", [table_id]).get(
