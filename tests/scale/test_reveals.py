@@ -163,6 +163,24 @@ def test_the_database_knows_what_was_shown_in_finished_and_running_hands(
     assert json.loads(out.getvalue())["reveals"] == result
 
 
+@pytest.mark.django_db
+def test_cards_shown_in_a_running_hands_steps_are_known(alice: Any) -> None:
+    """A live table's running hand keeps what its logs gained in steps
+    (tables.handlog): the check reads them too."""
+    from django.utils import timezone
+
+    from tables.models import Hand, HandStep
+
+    table = services.create_table(creator=alice, name="rs-t00000", settings={
+        "structure": "NL", "small_blind": 1, "big_blind": 2, "seats": 2})
+    hand = Hand.objects.create(table=table, number=4, started_at=timezone.now(),
+                               seats=[0, 1], events=[{"type": "HandStarted"}])
+    HandStep.objects.create(hand=hand, part={"at": {"events": 1}, "events": [
+        {"type": "CardsShown", "player": 1, "cards": "QhQd"}]})
+    reveals = [reveal(table.pk, 4, 1, "QhQd")]
+    assert judge_reveals(reveals, shown_cards("rs", reveals))["leaks"] == []
+
+
 def test_a_stuck_tables_silence_lasts_until_its_first_event_after_it() -> None:
     """The report's "silent from S s for D s": D ends at the first event after the
     silence began, not at the table's last event of the run (a table that went on

@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from accounts.models import Player
 from engine.registry import get_game
+from tables import handlog
 from tables.models import Hand, Table, TableStatus
 
 Shown = dict[tuple[int, int, int], str]  # (table id, hand number, seat) -> the cards shown
@@ -63,10 +64,11 @@ def shown_cards(prefix: str, reveals: list[dict[str, Any]]) -> Shown:
     tables = Table.objects.filter(name__startswith=f"{prefix}-",
                                   pk__in={table for table, _ in wanted})
     shown: Shown = {}
-    for hand in Hand.objects.filter(table__in=tables,
-                                    number__in={number for _, number in wanted}):
-        if (hand.table_id, hand.number) not in wanted:
-            continue
+    hands = [hand for hand in Hand.objects.filter(
+        table__in=tables, number__in={number for _, number in wanted})
+        if (hand.table_id, hand.number) in wanted]
+    handlog.attach_steps([hand for hand in hands if hand.ended_at is None])  # (running)
+    for hand in hands:
         for event in hand.events:
             if event.get("type") == "CardsShown":
                 shown[hand.table_id, hand.number, event["player"]] = event["cards"]
