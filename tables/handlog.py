@@ -19,9 +19,12 @@ makes the replay exact, as for :func:`tables.selectors.replay_round`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
+from engine.registry import get_game
+
+from . import rowsql
 from .models import Hand, HandStep, Table
 
 LOGS = ("events", "calls", "hidden", "policies")
@@ -91,9 +94,37 @@ def current_state(game: Any, table: Table) -> Any:
     if hand is None:  # (cannot be: the state is written whenever no round runs)
         raise BrokenLog(f"table {table.pk}: replay_from {start} without a running round")
     attach_steps([hand])
-    for name, *args in hand.calls[start:]:
-        if name != "note":  # (the runtime's notes are not game calls)
-            getattr(game, name)(state, *args)
+    for _ in replay(game, state, hand.calls[start:]):
+        pass
     table.state = game.dump(state)
     table.replay_from = None
     return state
+
+
+def replay(game: Any, state: Any, calls: list[Any]) -> Iterator[list[Any]]:
+    """Make a round's stored game calls on ``state`` again, one by one: each gives its
+    events (a runtime note, not a game call, gives itself)."""
+    for name, *args in calls:
+        yield args if name == "note" else getattr(game, name)(state, *args)
+
+
+def read_table(table_id: int) -> tuple[Table, Any] | None:
+    """The table's row and its game state now, at the version the row tells (``None``:
+    no such table). A live table's running round and its steps are read after its
+    row: when a commit landed in between (every commit moves the version), or the
+    round was written whole and stepped on meanwhile, everything is read again."""
+    for attempt in range(5):
+        table = rowsql.get_row(Table, table_id)
+        if table is None:
+            return None
+        version, replayed = table.version, table.replay_from is not None
+        try:
+            state = current_state(get_game(table.game), table)
+        except BrokenLog:
+            if attempt == 4:
+                raise
+            continue
+        if not replayed or rowsql.column_by_pk(Table, "version", [table_id]).get(
+                table_id) == version:
+            break
+    return table, state

@@ -40,6 +40,7 @@ from django.utils.module_loading import import_string
 from engine.game import RoundEnded, Viewer, decision_view
 from engine.registry import Game, get_game
 
+from . import handlog
 from .models import Hand, Seat
 from .selectors import visible_events
 
@@ -137,10 +138,8 @@ def final_state(game: Game, hand: Hand) -> Any:
     state = game.load(hand.start_state)
     if any(isinstance(e, RoundEnded) for e in game.start_round(state, hand.chance)):
         return state
-    for name, *args in hand.calls:
-        if name == "note":
-            continue
-        if any(isinstance(e, RoundEnded) for e in getattr(game, name)(state, *args)):
+    for events in handlog.replay(game, state, hand.calls):
+        if any(isinstance(e, RoundEnded) for e in events):
             break
     return state
 

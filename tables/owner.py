@@ -358,12 +358,12 @@ class Cut:
     def __init__(self, *, live: Live, table: Table, expected: int, hands: list[Hand],
                  updates: list[tuple[models.Model, tuple[str, ...]]],
                  inserts: list[models.Model], outbox: list[fanout.Batch],
-                 waiters: list[asyncio.Future[None]], since: float, lean: bool = False,
-                 ended: list[int] | None = None) -> None:
+                 waiters: list[asyncio.Future[None]], since: float, lean: bool,
+                 ended: list[int]) -> None:
         self.live, self.table, self.expected = live, table, expected
         self.since = since
         self.lean = lean  # the table row without its state (a round runs on)
-        self.ended = ended or []  # rounds that ended (not new here): their steps go
+        self.ended = ended  # rounds that ended (not new here): their steps go
         self.hands, self.updates, self.inserts = hands, updates, inserts
         self.outbox, self.waiters = outbox, waiters
 

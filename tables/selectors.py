@@ -21,7 +21,7 @@ from engine.errors import EngineError
 from engine.game import RoundEnded, Viewer
 from engine.registry import get_game
 
-from . import fanout, handlog, rowsql
+from . import fanout, handlog
 from .errors import TableError
 from .models import ChatMessage, Connection, Hand, Seat, Standing, Table, TableStatus
 
@@ -87,25 +87,13 @@ def snapshot(table_id: int, user: Any, bot: Player | None = None,
     Four queries: the table row (fixed SQL, :mod:`tables.rowsql`), its seats with
     their players, the last chat lines, the connections' count; for a live table's
     running round also the round, its steps and the version again
-    (:func:`tables.handlog.current_state`). (A live table's
+    (:func:`tables.handlog.read_table`). (A live table's
     owner builds it from its copy instead, :meth:`tables.owner.Host.snapshot`.)"""
-    for attempt in range(5):
-        table = rowsql.get_row(Table, table_id)
-        if table is None:
-            raise TableError("table_not_found", f"There is no table {table_id}.")
-        game = get_game(table.game)
-        version, replayed = table.version, table.replay_from is not None
-        try:
-            state = handlog.current_state(game, table)  # (a live table's: round replayed)
-        except handlog.BrokenLog:  # (its round written whole and stepped on meanwhile)
-            if attempt == 4:
-                raise
-            continue
-        # Its round and steps are read after its row: a commit landing in between would
-        # give a state ahead of the version told. (Every commit moves the version.)
-        if not replayed or rowsql.column_by_pk(Table, "version", [table_id]).get(
-                table_id) == version:
-            break
+    read = handlog.read_table(table_id)
+    if read is None:
+        raise TableError("table_not_found", f"There is no table {table_id}.")
+    table, state = read
+    game = get_game(table.game)
     rows = {s.number: s for s in Seat.objects.filter(table_id=table.pk).select_related("player")}
     players = {str(s.player_id): s.player for s in rows.values()}
     missing = [int(s.player_id) for s in game.seats(state)
@@ -322,8 +310,8 @@ def replay_round(hand: Hand) -> list[Json]:
 
     if take(game.start_round(state, hand.chance)):
         return events
-    for name, *args in hand.calls:
-        if take(args if name == "note" else getattr(game, name)(state, *args)):
+    for new in handlog.replay(game, state, hand.calls):
+        if take(new):
             break
     return events
 
