@@ -13,10 +13,13 @@ client has seen is durable, and a crash loses only commands not yet acknowledged
   first connection reaches takes it (so a load balancer that sends every
   connection of table T to process ``T mod N`` makes each table's traffic local);
   other processes forward commands to the owner over the channel layer.
-* **Takeover**: a process that dies stops renewing; within the lease time another
-  process adopts each of its running tables (:meth:`Host.adopt`), reloads it from
-  the last commit, gives the player to act a full turn and sends everyone a fresh
-  version (clients resync). The hand goes on from its last durable action.
+* **Takeover**: a process that dies stops renewing; another process adopts each of
+  its running tables (:meth:`Host.adopt`), reloads it from the last commit, gives
+  the player to act a full turn and sends everyone a fresh version (clients
+  resync). The hand goes on from its last durable action. A killed process is
+  noticed in about a second, before its leases run out: its renewals stopped and
+  its lease thread's Redis connection is gone (the kernel closes a dead process's
+  sockets; a starved process keeps its own, and its tables until its leases lapse).
 * **Money** (buy-ins, cash-outs), seats that appear or go, presence and every
   command but ``act``, turn timeouts and house-bot moves run as before, in one
   transaction of their own (:mod:`tables.services`): the owner first commits what
@@ -68,7 +71,7 @@ from django.db.models import Q
 from django.db.models.base import ModelState
 from django.dispatch import receiver
 from django.utils import timezone
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, ResponseError
 
 from accounts.credentials import REVOKED, announced, still_valid
 from accounts.models import Player, User
@@ -121,6 +124,20 @@ def _vendor() -> str:
 def lease_seconds() -> float:
     """How long an ownership lease holds (``OWNER_LEASE_SECONDS``, docs/scale.md)."""
     return float(conf("OWNER_LEASE_SECONDS", 3.0))
+
+
+def renew_seconds() -> float:
+    """How often a process renews its leases: twice a second, at least four times
+    per lease (a renewal may come more than a second late on a starved machine: a
+    2-second lease renewed every half second lapsed there, and the other process took
+    tables that were still played)."""
+    return min(0.5, lease_seconds() / 4)
+
+
+def lease_client_name(channel: str) -> str:
+    """The Redis client name of a process's lease connection (``CLIENT LIST`` tells
+    the others whether it is still connected)."""
+    return f"lease:{channel}"
 
 
 def conf(name: str, default: Any) -> Any:
@@ -529,6 +546,10 @@ class Host:
         self.resuming: set[int] = set()  # tables about to get their time back (_give_time_back)
         self.adopt_after = 0.0  # no adopting before (the owners take their leases back)
         self.broker_seen = time.monotonic()  # Redis last answered the lease thread
+        # Other processes found dead (:meth:`find_dead`): their leases are taken at once.
+        self.dead: dict[str, float] = {}  # their channel -> when found (monotonic)
+        self.forwarded_to: dict[str, str] = {}  # a forwarded command's owner, by request
+        self.detect_deaths = True  # False where Redis refuses CLIENT LIST
 
     # -- lifecycle
     async def start(self) -> None:
@@ -569,8 +590,11 @@ class Host:
         """Stop this host's work and close its database connections. Its leases are
         not given back: as after a crash, other processes take its tables over when
         they expire (tests; a process that ends)."""
-        for task in [*self.tasks, *self.spawned]:
-            task.cancel()
+        for task in [*self.tasks, *self.spawned, self.loader_task]:
+            if task is not None:
+                task.cancel()
+        for future in self.loading.values():  # (loads asked for and not begun)
+            future.cancel()
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(self.loader, lambda: connection.close())
         self.loader.shutdown()
@@ -639,7 +663,8 @@ class Host:
             return True
         ms = int(lease_seconds() * 1000)
         with _broker_unavailable():
-            lost = await self.redis.eval(RENEW, 1, self.lease_key(table_id), self.channel, ms)
+            lost = await self.redis.eval(RENEW, 1, self.lease_key(table_id), self.channel, ms,
+                                         *self.dead)
         return not lost
 
     async def _release(self, table_id: int) -> None:
@@ -711,9 +736,10 @@ class Host:
                 await self.closed[table_id].wait()
                 continue
             owner = await self.owner_of(table_id)
-            if owner is not None and owner != self.channel:
+            if owner is not None and owner != self.channel and owner not in self.dead:
                 return None
-            orphan = owner is None  # its owner died, or nobody played it since a start
+            # (its owner died, or nobody played it since a start)
+            orphan = owner is None or owner in self.dead
             # (The cap counts tables played, not watched; a table not loaded here has
             # nobody seated, so a sit at it would be a new table played here, unless
             # its first seat was admitted and it is out of memory for a moment.)
@@ -1449,12 +1475,13 @@ class Host:
     async def forward(self, table_id: int, user: Any, bot: Player | None,
                       command: Json) -> Json:
         owner = await self.owner_of(table_id)
-        if owner is None or owner == self.channel:
+        if owner is None or owner == self.channel or owner in self.dead:
             return {"moved": True}
         rid = f"{self.channel}:{next(self.ids)}"
         started = time.monotonic()
         future: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
         self.requests[rid] = future
+        self.forwarded_to[rid] = owner  # (answered "moved" at once if it is found dead)
         self.stats["forwarded"] += 1
         try:
             await self.send(owner, {
@@ -1468,8 +1495,8 @@ class Host:
                     return await asyncio.wait_for(asyncio.shield(future),
                                                   lease_seconds() / 4)
                 except TimeoutError:
-                    if await self.owner_of(table_id) != owner:
-                        return {"moved": True}  # it died (its lease ran out): again
+                    if await self.owner_of(table_id) != owner or owner in self.dead:
+                        return {"moved": True}  # it died (found dead, or its lease ran out)
                     if future.done() or self.requests.get(rid) is not future:
                         continue
                     if time.monotonic() - started > conf("OWNER_FORWARD_TIMEOUT", 30.0):
@@ -1478,6 +1505,7 @@ class Host:
                             "before you try again.")}
         finally:
             self.requests.pop(rid, None)
+            self.forwarded_to.pop(rid, None)
 
     async def _receive_loop(self) -> None:
         layer = get_channel_layer()
@@ -1632,12 +1660,10 @@ class Host:
         import redis
 
         url = _redis_url()
-        client = redis.Redis.from_url(url)
+        # (named: while this connection is open, the others know this process lives)
+        client = redis.Redis.from_url(url, client_name=lease_client_name(self.channel))
         ms = int(lease_seconds() * 1000)
-        # Twice a second (at least four times per lease): a renewal may come more than
-        # a second late on a starved machine (a 2-second lease renewed every half second
-        # lapsed there, and the other process took tables that were still played here).
-        while not stop.wait(min(0.5, ms / 4000)):
+        while not stop.wait(renew_seconds()):
             try:
                 ids = sorted(set(list(self.lives) + list(self.taking) + list(self.closed)))
                 client.zadd(self.hosts_key(), {self.channel: time.time() + ms / 1000})
@@ -1741,12 +1767,18 @@ class Host:
 
     async def _adopt_loop(self) -> None:
         """Take over running tables that nobody owns (their owner died, or nobody has
-        connected since the server started), twice a second."""
-        while True:
-            await asyncio.sleep(0.5)
+        connected since the server started), twice a second, and at once when a
+        process is found dead (looked for four times a second)."""
+        for tick in itertools.count(1):
+            await asyncio.sleep(0.25)
             try:
-                self.unload_idle()
-                await self.adopt()
+                if self.outage.down:
+                    continue
+                known = set(self.dead)
+                dead = await self.find_dead()
+                if dead - known or tick % 2 == 0:
+                    self.unload_idle()
+                    await self.adopt(dead)
             except Exception:
                 log.warning("adopting tables failed", exc_info=True)
 
@@ -1785,33 +1817,36 @@ class Host:
             self.admitted.discard(table_id)
             self.spawn(self._release(table_id))
 
-    async def adopt(self) -> list[int]:
-        """Take over, at once and all together, the running tables that nobody owns;
-        the tables taken."""
+    async def adopt(self, dead: set[str] | None = None) -> list[int]:
+        """Take over, at once and all together, the running tables that nobody owns
+        (no lease, or a lease of a process found dead: ``dead``, else looked for
+        here); the tables taken."""
         if self.outage.down or time.monotonic() < self.adopt_after:
             return []  # (Redis away or just back: leases lapsed, their owners still play)
+        began = time.monotonic()
+        if dead is None:
+            dead = await self.find_dead()
+        listing = time.monotonic()
         self.running = set(await self.db(_running_tables))
+        listed = time.monotonic()
         ids = [i for i in sorted(self.running)
                if i not in self.lives and i not in self.closed and i not in self.taking]
         if not ids:
             return []
-        if self.redis is not None:
-            owners = await self.redis.mget([self.lease_key(i) for i in ids])
-            ids = [i for i, o in zip(ids, owners, strict=True) if o is None]
-            if not ids:
-                return []
+        if self.redis is not None:  # (free leases and the dead's; one round trip)
             ms = int(lease_seconds() * 1000)
-            lost = await self.redis.eval(RENEW, len(ids), *[self.lease_key(i) for i in ids],
-                                         self.channel, ms)
+            lost = await self.redis.eval(TAKE, len(ids), *[self.lease_key(i) for i in ids],
+                                         self.channel, ms, *dead)
             taken = set(ids) - {ids[int(i) - 1] for i in lost}
             ids = [i for i in ids if i in taken]
+        leased = time.monotonic()
         generations = {i: self.generation[i] for i in ids}
         self.taking.update(ids)
-        began = time.monotonic()
+        loading = time.monotonic()
         try:
             runs = await self.db(load_many, ids)
         finally:
-            self.timings.add("takeover load", time.monotonic() - began)
+            self.timings.add("takeover load", time.monotonic() - loading)
             self.taking.subtract(ids)
             for i in ids:
                 if self.taking[i] <= 0:
@@ -1826,7 +1861,51 @@ class Host:
             self.resume(live)
             self.stats["adopted"] += 1
             adopted.append(table_id)
+        if adopted:
+            log.info("took over %d tables in %.0f ms (looking for the dead %.0f ms, listing "
+                     "%.0f ms, leases %.0f ms, loading %.0f ms)", len(adopted),
+                     (time.monotonic() - began) * 1000, (listing - began) * 1000,
+                     (listed - listing) * 1000, (leased - listed) * 1000,
+                     (time.monotonic() - leased) * 1000)
         return adopted
+
+    async def find_dead(self) -> set[str]:
+        """The other processes found dead: their lease renewals stopped one and a half
+        renewals ago and their lease connection is gone from Redis's ``CLIENT LIST`` (a killed
+        process's sockets are closed by its kernel at once). Their tables are taken
+        now, not when their leases run out; a process alive but starved keeps its
+        connection, so its tables stay its own until its leases lapse. Where Redis
+        refuses ``CLIENT LIST`` (a managed service), the leases alone tell."""
+        now = time.monotonic()
+        self.dead = {h: at for h, at in self.dead.items() if now - at < 2 * lease_seconds()}
+        if self.redis is None or not self.detect_deaths:
+            return set(self.dead)
+        # (a host's score is when its leases end, its last renewal a lease before)
+        stale = time.time() - 1.5 * renew_seconds() + lease_seconds()
+        hosts = await self.redis.zrangebyscore(self.hosts_key(), time.time(), stale)
+        suspects = {h.decode() for h in hosts} - {self.channel} - set(self.dead)
+        if not suspects:
+            return set(self.dead)
+        try:
+            names = {c.get("name") for c in await self.redis.client_list()}
+        except ResponseError as error:  # (no permission for CLIENT LIST)
+            log.warning("finding dead processes by their Redis connections is off "
+                        "(%s): their tables wait for their leases to run out", error)
+            self.detect_deaths = False
+            return set(self.dead)
+        for host in sorted(suspects):
+            if lease_client_name(host) not in names:
+                self.dead[host] = now
+                log.warning("process %s is gone (no lease renewal, no Redis connection): "
+                            "its tables are taken over", host)
+                # Commands forwarded to it and not answered are tried here now, as
+                # when its lease runs out (their next look at its lease).
+                for rid, to in list(self.forwarded_to.items()):
+                    future = self.requests.get(rid)
+                    if to == host and future is not None and not future.done():
+                        future.set_result({"moved": True})
+                await self.redis.zrem(self.hosts_key(), host)
+        return set(self.dead)
 
     def resume(self, live: Live) -> None:
         """A table taken over: the turn gets its full time from now and everybody a
@@ -1972,13 +2051,33 @@ def relay_sync(batch: fanout.Batch) -> bool:
     return True
 
 
+# Renew or take the leases KEYS for ARGV[1] (ARGV[2] ms): free ones, and those of
+# the processes found dead (ARGV[3...]); the indexes of the others (owned elsewhere).
 RENEW = """
+local dead = {}
+for j = 3, #ARGV do dead[ARGV[j]] = true end
 local lost = {}
 for i, key in ipairs(KEYS) do
   local owner = redis.call('GET', key)
   if owner == ARGV[1] then
     redis.call('PEXPIRE', key, ARGV[2])
-  elseif not owner then
+  elseif not owner or dead[owner] then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+  else
+    table.insert(lost, i)
+  end
+end
+return lost
+"""
+# Take the leases KEYS for ARGV[1] (ARGV[2] ms) that are free or held by the processes
+# found dead (ARGV[3...]); the indexes of the others (held, by anyone).
+TAKE = """
+local dead = {}
+for j = 3, #ARGV do dead[ARGV[j]] = true end
+local lost = {}
+for i, key in ipairs(KEYS) do
+  local owner = redis.call('GET', key)
+  if not owner or dead[owner] then
     redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
   else
     table.insert(lost, i)

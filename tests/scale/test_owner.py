@@ -398,6 +398,75 @@ async def test_a_dead_owners_table_is_taken_over_from_its_last_commit(alice: Any
     await sync(assert_chips_conserved)()
 
 
+async def test_a_killed_owner_is_found_dead_before_its_lease_runs_out(
+        alice: Any, bob: Any, settings: Any) -> None:
+    """A process that ends without a word (its sockets closed, as the kernel does
+    after kill -9) is found dead once it misses one and a half renewals: its tables
+    are taken over about a second after, not when its leases run out."""
+    settings.TABLES = {**settings.TABLES, "OWNER_LEASE_SECONDS": 8.0}  # (renewed each 0.5 s)
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    first = owner.Host()
+    await first.start()
+    command = await sync(act_command)(table.pk)
+    user = await sync(whose_turn)(table.pk, alice, bob)
+    committed = await first.command(table.pk, user, None, command)
+    await asyncio.sleep(0.6)  # (its lease thread has renewed, under its name)
+    await stop(first)
+    async with running(owner.Host()) as second:
+        lease = second.lease_key(table.pk)
+        assert (await second.redis.get(lease)).decode() == first.channel
+        renewed = await second.redis.zscore(second.hosts_key(), first.channel) - 8.0
+        while not second.dead and time.time() - renewed < 5:
+            await asyncio.sleep(0.05)
+            await second.find_dead()
+        assert set(second.dead) == {first.channel}
+        assert 0.75 <= time.time() - renewed < 3  # 1.5 renewals missed, not the 8-s lease
+        assert await second.redis.pttl(lease) > 4000  # its lease still held...
+        await second.adopt()  # ... and taken all the same (or by its own loop already)
+        assert table.pk in second.lives and second.stats["adopted"] == 1
+        assert (await second.redis.get(lease)).decode() == second.channel
+        assert await second.redis.zscore(second.hosts_key(), first.channel) is None
+        live = second.lives[table.pk]  # (the discovery endpoint forgets it, above)
+        await second.committed(live)
+        assert live.run.table.version == committed + 1  # resumed: clients resync
+    await sync(assert_chips_conserved)()
+
+
+async def test_a_starved_owner_keeps_its_tables_until_its_lease_runs_out(
+        alice: Any, bob: Any, settings: Any) -> None:
+    """Renewals late but the lease connection open (a process starved of CPU, not
+    dead): nothing is taken before the lease lapses; the same process with its
+    connection gone is dead, its table taken at once."""
+    import redis
+
+    settings.TABLES = {**settings.TABLES, "OWNER_LEASE_SECONDS": 8.0}
+    (table,) = await sync(tables_with_players)(1, alice, bob)
+    slow = "owner.test.starved!1"
+    connection = redis.Redis.from_url(os.environ["REDIS_URL"],
+                                      client_name=owner.lease_client_name(slow))
+    connection.ping()
+    try:
+        async with running(owner.Host()) as host:
+            await host.redis.set(host.lease_key(table.pk), slow, px=8000)
+            # Its last renewal 2 s ago (the score is when its leases end).
+            await host.redis.zadd(host.hosts_key(), {slow: time.time() - 2 + 8})
+            assert await host.find_dead() == set() and await host.adopt() == []
+            assert await host.live(table.pk) is None  # its players are forwarded to it
+            forwarded = asyncio.create_task(host.forward(table.pk, alice, None,
+                                                         {"type": "sit_out"}))
+            await asyncio.sleep(0.3)
+            assert not forwarded.done()  # (it does not answer: starved)
+            connection.close()
+            await asyncio.sleep(0.2)
+            assert await host.find_dead() == {slow}
+            # The command waiting for it is tried here at once (not at its next look).
+            assert await asyncio.wait_for(forwarded, 0.1) == {"moved": True}
+            await host.adopt()  # (or its own loop did already)
+            assert table.pk in host.lives and host.stats["adopted"] == 1
+    finally:
+        connection.close()
+
+
 async def test_a_round_written_in_steps_is_read_back_exactly(alice: Any, bob: Any) -> None:
     """While a round runs its owner writes the table's state only at the round's start
     and appends what the round's logs gained (tables.handlog): a takeover replays the
