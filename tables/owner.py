@@ -1882,8 +1882,12 @@ class Host:
             return set(self.dead)
         # (a host's score is when its leases end, its last renewal a lease before)
         stale = time.time() - 1.5 * renew_seconds() + lease_seconds()
-        hosts = await self.redis.zrangebyscore(self.hosts_key(), time.time(), stale)
-        suspects = {h.decode() for h in hosts} - {self.channel} - set(self.dead)
+        hosts = {h.decode(): end for h, end in await self.redis.zrangebyscore(
+            self.hosts_key(), time.time(), "+inf", withscores=True)}
+        for host in [h for h in self.dead if hosts.get(h, 0) > stale]:
+            del self.dead[host]  # (renewing again: it was not dead)
+        suspects = {h for h, end in hosts.items() if end <= stale} - {self.channel} \
+            - set(self.dead)
         if not suspects:
             return set(self.dead)
         try:

@@ -463,6 +463,10 @@ async def test_a_starved_owner_keeps_its_tables_until_its_lease_runs_out(
             assert await asyncio.wait_for(forwarded, 0.1) == {"moved": True}
             await host.adopt()  # (or its own loop did already)
             assert table.pk in host.lives and host.stats["adopted"] == 1
+            # Had it been only cut off from Redis for a moment, its next renewal
+            # would make it alive again (its leases, taken meanwhile, stay taken).
+            await host.redis.zadd(host.hosts_key(), {slow: time.time() + 8})
+            assert await host.find_dead() == set()
     finally:
         connection.close()
 
