@@ -663,8 +663,8 @@ class Host:
             return True
         ms = int(lease_seconds() * 1000)
         with _broker_unavailable():
-            lost = await self.redis.eval(RENEW, 1, self.lease_key(table_id), self.channel, ms,
-                                         *self.dead)
+            lost = await self.redis.eval(LEASE, 1, self.lease_key(table_id), self.channel, ms,
+                                         "renew", *self.dead)
         return not lost
 
     async def _release(self, table_id: int) -> None:
@@ -1674,8 +1674,8 @@ class Host:
                     client.hset(self.hosts_key() + ":urls", self.channel, self.url)
                 if not ids:
                     continue
-                lost = client.eval(RENEW, len(ids), *[self.lease_key(i) for i in ids],
-                                   self.channel, ms)
+                lost = client.eval(LEASE, len(ids), *[self.lease_key(i) for i in ids],
+                                   self.channel, ms, "renew")
                 if lost:
                     loop.call_soon_threadsafe(self._lost, [ids[int(i) - 1] for i in lost])
             except RuntimeError:  # a table came or went while listing: next second
@@ -1835,8 +1835,8 @@ class Host:
             return []
         if self.redis is not None:  # (free leases and the dead's; one round trip)
             ms = int(lease_seconds() * 1000)
-            lost = await self.redis.eval(TAKE, len(ids), *[self.lease_key(i) for i in ids],
-                                         self.channel, ms, *dead)
+            lost = await self.redis.eval(LEASE, len(ids), *[self.lease_key(i) for i in ids],
+                                         self.channel, ms, "take", *dead)
             taken = set(ids) - {ids[int(i) - 1] for i in lost}
             ids = [i for i in ids if i in taken]
         leased = time.monotonic()
@@ -2055,33 +2055,18 @@ def relay_sync(batch: fanout.Batch) -> bool:
     return True
 
 
-# Renew or take the leases KEYS for ARGV[1] (ARGV[2] ms): free ones, and those of
-# the processes found dead (ARGV[3...]); the indexes of the others (owned elsewhere).
-RENEW = """
+# The leases KEYS for ARGV[1] (ARGV[2] ms): taken if free or held by a process found
+# dead (ARGV[4...]), renewed if already its own and ARGV[3] is "renew"; the indexes
+# of the others. (Taking over, "take": a lease of its own is not a table to adopt.)
+LEASE = """
 local dead = {}
-for j = 3, #ARGV do dead[ARGV[j]] = true end
+for j = 4, #ARGV do dead[ARGV[j]] = true end
 local lost = {}
 for i, key in ipairs(KEYS) do
   local owner = redis.call('GET', key)
-  if owner == ARGV[1] then
+  if owner == ARGV[1] and ARGV[3] == 'renew' then
     redis.call('PEXPIRE', key, ARGV[2])
   elseif not owner or dead[owner] then
-    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
-  else
-    table.insert(lost, i)
-  end
-end
-return lost
-"""
-# Take the leases KEYS for ARGV[1] (ARGV[2] ms) that are free or held by the processes
-# found dead (ARGV[3...]); the indexes of the others (held, by anyone).
-TAKE = """
-local dead = {}
-for j = 3, #ARGV do dead[ARGV[j]] = true end
-local lost = {}
-for i, key in ipairs(KEYS) do
-  local owner = redis.call('GET', key)
-  if not owner or dead[owner] then
     redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
   else
     table.insert(lost, i)

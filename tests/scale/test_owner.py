@@ -82,6 +82,15 @@ def tables_with_players(count: int, alice: Any, bob: Any) -> list[Table]:
     return tables
 
 
+async def host_after_one_act(table: Table, alice: Any, bob: Any) -> tuple[owner.Host, int]:
+    """A started host that has played the table's next action; the version it committed."""
+    host = owner.Host()
+    await host.start()
+    command = await sync(act_command)(table.pk)
+    user = await sync(whose_turn)(table.pk, alice, bob)
+    return host, await host.command(table.pk, user, None, command)
+
+
 def act_command(table_id: int, *, kind: str = "") -> dict[str, Any]:
     _seat, hand, version, legal = turn(table_id)
     action = {"kind": kind or ("check" if legal["can_check"] else "call")}
@@ -376,11 +385,7 @@ def _terminate(pid: int) -> None:
 async def test_a_dead_owners_table_is_taken_over_from_its_last_commit(alice: Any,
                                                                       bob: Any) -> None:
     (table,) = await sync(tables_with_players)(1, alice, bob)
-    first = owner.Host()
-    await first.start()
-    command = await sync(act_command)(table.pk)
-    user = await sync(whose_turn)(table.pk, alice, bob)
-    committed = await first.command(table.pk, user, None, command)
+    first, committed = await host_after_one_act(table, alice, bob)
     await stop(first)  # no goodbye: the lease runs out
     async with running(owner.Host()) as second:
         assert await second.live(table.pk) is None  # still leased to the dead one
@@ -405,11 +410,7 @@ async def test_a_killed_owner_is_found_dead_before_its_lease_runs_out(
     are taken over about a second after, not when its leases run out."""
     settings.TABLES = {**settings.TABLES, "OWNER_LEASE_SECONDS": 8.0}  # (renewed each 0.5 s)
     (table,) = await sync(tables_with_players)(1, alice, bob)
-    first = owner.Host()
-    await first.start()
-    command = await sync(act_command)(table.pk)
-    user = await sync(whose_turn)(table.pk, alice, bob)
-    committed = await first.command(table.pk, user, None, command)
+    first, committed = await host_after_one_act(table, alice, bob)
     await asyncio.sleep(0.6)  # (its lease thread has renewed, under its name)
     await stop(first)
     async with running(owner.Host()) as second:
